@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "kfeed",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "KFeed", targets: ["KFeed"]),
+        .executable(name: "kfeed", targets: ["kfeed"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CKFeedCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CKFeedTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"]),
+        .target(
+            name: "KFeedCLI",
+            dependencies: ["KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "kfeed",
+            dependencies: ["KFeedCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(name: "KFeedTestSupport", dependencies: ["KFeed"]),
+        .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
+        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport"]),
+        .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
+}

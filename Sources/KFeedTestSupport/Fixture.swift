@@ -1,0 +1,16 @@
+public import Foundation
+
+/// Locates the recorded responses in the repository's `Fixtures/` folder.
+public enum Fixture {
+    /// The `Fixtures/` directory of this checkout.
+    public static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // KFeedTestSupport
+        .deletingLastPathComponent()  // Sources
+        .deletingLastPathComponent()  // repository root
+        .appendingPathComponent("Fixtures", isDirectory: true)
+
+    /// The bytes of `Fixtures/<name>`.
+    public static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// `kfeed-bench transport|images …`: the measurements `make bench` runs (see bench/README.md).
+@main
+enum BenchMain {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "transport": try await TransportBench.run(Array(arguments.dropFirst()))
+            case "images": try await ImageBench.run(Array(arguments.dropFirst()))
+            default:
+                FileHandle.standardError.write(Data("usage: kfeed-bench transport|images [options]\n".utf8))
+                exit(64)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("kfeed-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+enum ImageBench {
+    static func run(_ arguments: [String]) async throws {}
+}

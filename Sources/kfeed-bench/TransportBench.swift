@@ -1,0 +1,3 @@
+enum TransportBench {
+    static func run(_ arguments: [String]) async throws {}
+}

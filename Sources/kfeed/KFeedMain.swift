@@ -1,0 +1,9 @@
+import ArgumentParser
+import KFeedCLI
+
+@main
+enum KFeedMain {
+    static func main() async {
+        await KFeedCommand.main()
+    }
+}
