@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The one error type the library throws: a code to branch on, a one-line message that says what to do next.
 public struct KFeedError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is; each code maps to one exit code of the contract.
@@ -62,12 +64,20 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// The raw detail, when there is one.
     public var underlying: (any Error & Sendable)?
+    /// The earliest instant a retry can succeed, when the failure says (rate-limit reset, usage-cap period).
+    public var retryNotBefore: Date?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    public init(
+        _ code: Code,
+        _ message: String,
+        underlying: (any Error & Sendable)? = nil,
+        retryNotBefore: Date? = nil
+    ) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.retryNotBefore = retryNotBefore
     }
 
     public var description: String {

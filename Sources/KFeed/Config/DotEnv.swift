@@ -1,0 +1,92 @@
+public import Foundation
+
+/// A `.env` file: `KEY=value` lines, `export` prefixes, `#` comments, single or double quotes, CRLF.
+public struct DotEnv: Sendable {
+    /// The variables, in file order (a later line wins).
+    public private(set) var values: [String: String] = [:]
+
+    /// Parses the text of a `.env` file. Lines that are not assignments are ignored.
+    public init(parsing text: String) {
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            line = line.drop(while: { $0 == " " || $0 == "\t" })
+            if line.hasPrefix("#") || line.isEmpty { continue }
+            if line.hasPrefix("export ") || line.hasPrefix("export\t") {
+                line = line.dropFirst("export".count).drop(while: { $0 == " " || $0 == "\t" })
+            }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty, key.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }) else {
+                continue
+            }
+            values[key] = Self.value(line[line.index(after: equals)...])
+        }
+    }
+
+    /// Reads `file` if it exists.
+    /// - Returns: nil when there is no such file.
+    /// - Throws: `KFeedError` with code `.configuration` when it exists but cannot be read as UTF-8 text.
+    public static func load(_ file: URL) throws -> DotEnv? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            throw KFeedError(.configuration, "cannot read \(file.path) as UTF-8 text: fix its permissions or remove it")
+        }
+        return DotEnv(parsing: text)
+    }
+
+    private static func value(_ raw: Substring) -> String {
+        let text = raw.drop(while: { $0 == " " || $0 == "\t" })
+        if let quote = text.first, quote == "\"" || quote == "'" {
+            let body = text.dropFirst()
+            guard let end = body.firstIndex(of: quote) else { return String(body) }
+            let inner = String(body[..<end])
+            guard quote == "\"" else { return inner }
+            return inner.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\\"", with: "\"")
+        }
+        var value = text
+        if let comment = value.range(of: " #") ?? value.range(of: "\t#") { value = value[..<comment.lowerBound] }
+        return value.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The settings environment: the process's variables over those of `.env` in the current directory.
+public struct SettingsEnvironment: Sendable {
+    /// The process environment.
+    public var process: [String: String]
+    /// The `.env` file's variables, if there was one.
+    public var dotEnv: DotEnv?
+    /// The `.env` file's path, for messages.
+    public var dotEnvFile: URL?
+
+    /// Creates an environment from explicit values (tests) or the process's and `./.env` (`load()`).
+    public init(process: [String: String], dotEnv: DotEnv? = nil, dotEnvFile: URL? = nil) {
+        self.process = process
+        self.dotEnv = dotEnv
+        self.dotEnvFile = dotEnvFile
+    }
+
+    /// The process environment and `.env` from `directory`.
+    /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`.
+    public static func load(
+        directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        process: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> SettingsEnvironment {
+        let file = directory.appendingPathComponent(".env")
+        return SettingsEnvironment(process: process, dotEnv: try DotEnv.load(file), dotEnvFile: file)
+    }
+
+    /// The value of `name`: the process's if set and non-empty, else `.env`'s.
+    public subscript(name: String) -> String? {
+        if let value = process[name], !value.isEmpty { return value }
+        if let value = dotEnv?.values[name], !value.isEmpty { return value }
+        return nil
+    }
+
+    /// Whether `name` came from `.env` rather than the process.
+    public func isFromDotEnv(_ name: String) -> Bool {
+        (process[name] ?? "").isEmpty && dotEnv?.values[name] != nil
+    }
+}

@@ -1,0 +1,126 @@
+public import Foundation
+
+/// The pages of one search merged: posts in API order (newest first), includes joined by dictionary.
+public struct SearchResults: Sendable {
+    /// Posts of every page, in the order received, without repeats.
+    public private(set) var posts: [Post] = []
+    /// Users of every page's `includes.users`, by id.
+    public private(set) var users: [String: User] = [:]
+    /// Media of every page's `includes.media`, by key.
+    public private(set) var media: [String: Media] = [:]
+    /// Partial errors that came beside data (they are data, not failure).
+    public private(set) var partialErrors: [PartialError] = []
+    /// The token of the next page, nil after the last page.
+    public private(set) var nextToken: String?
+    /// How many pages were merged.
+    public private(set) var pageCount = 0
+    /// Elements dropped because they did not decode or carried invalid ids.
+    public private(set) var droppedElements = 0
+
+    private var seenPostIDs: Set<String> = []
+
+    /// An empty result.
+    public init() {}
+
+    /// Decodes a response body and merges it.
+    /// - Throws: `KFeedError` with code `.apiResponse` when the body is not JSON, or holds only `errors`.
+    public mutating func append(responseBody body: Data) throws {
+        let page = try SearchPage.decode(body)
+        if !page.hasData && !page.errors.isEmpty {
+            let first = page.errors[0]
+            let detail = first.detail ?? first.title ?? "no detail"
+            throw KFeedError(
+                .apiResponse,
+                "the API answered with errors only (\(page.errors.count)): \(Sanitized.excerpt(detail))"
+            )
+        }
+        append(page)
+    }
+
+    mutating func append(_ page: SearchPage) {
+        pageCount += 1
+        droppedElements += page.undecodableElements
+        nextToken = page.meta.nextToken.flatMap { $0.isEmpty ? nil : $0 }
+        for wire in page.includes.users {
+            guard Post.isValidID(wire.id), User.isValidUsername(wire.username) else {
+                droppedElements += 1
+                continue
+            }
+            users[wire.id] = User(
+                id: wire.id,
+                name: wire.name ?? wire.username,
+                username: wire.username,
+                profileImageURL: wire.profileImageURL.flatMap(URL.init(string:))
+            )
+        }
+        for wire in page.includes.media {
+            guard Media.isValidKey(wire.mediaKey) else {
+                droppedElements += 1
+                continue
+            }
+            media[wire.mediaKey] = Media(
+                key: wire.mediaKey,
+                kind: Media.Kind(wire.type ?? "unknown"),
+                url: wire.url.flatMap(URL.init(string:)),
+                previewImageURL: wire.previewImageURL.flatMap(URL.init(string:)),
+                width: wire.width,
+                height: wire.height,
+                altText: wire.altText
+            )
+        }
+        for wire in page.data {
+            guard Post.isValidID(wire.id) else {
+                droppedElements += 1
+                continue
+            }
+            guard seenPostIDs.insert(wire.id).inserted else { continue }
+            posts.append(
+                Post(
+                    id: wire.id,
+                    text: wire.text ?? "",
+                    authorID: wire.authorID,
+                    createdAt: wire.createdAt.flatMap(InstantFormat.date(from:)),
+                    isPossiblySensitive: wire.possiblySensitive ?? false,
+                    mediaKeys: wire.attachments?.mediaKeys ?? []
+                )
+            )
+        }
+        partialErrors += page.errors.map {
+            PartialError(
+                title: $0.title ?? "",
+                detail: $0.detail ?? "",
+                resourceType: $0.resourceType,
+                resourceID: $0.resourceID
+            )
+        }
+    }
+
+    /// Every post joined with its author and media, in API order.
+    public var feedItems: [FeedItem] {
+        posts.map { post in
+            var found: [Media] = []
+            var missing: [String] = []
+            for key in post.mediaKeys {
+                if let media = media[key] { found.append(media) } else { missing.append(key) }
+            }
+            return FeedItem(
+                post: post,
+                author: post.authorID.flatMap { users[$0] },
+                media: found,
+                missingMediaKeys: missing
+            )
+        }
+    }
+}
+
+/// An entry of a 200 response's `errors`, beside data: something X could not include.
+public struct PartialError: Sendable, Hashable {
+    /// X's title, e.g. "Authorization Error".
+    public var title: String
+    /// X's detail.
+    public var detail: String
+    /// What kind of resource is missing (`user`, `media`, `tweet`).
+    public var resourceType: String?
+    /// Its id.
+    public var resourceID: String?
+}

@@ -1,0 +1,192 @@
+public import Foundation
+
+/// Chooses posts for the timeline and dates them: newest first, one post per entry, entry *i* at `now + i × interval`.
+public struct TimelineBuilder: Sendable {
+    /// How many entries the timeline has at most (1…100).
+    public var entryCount: Int
+    /// The time between entries.
+    public var interval: Interval
+    /// When the widget should ask again.
+    public var policy: ReloadPolicy
+    /// Keep posts flagged `possibly_sensitive`.
+    public var allowsSensitive: Bool
+    /// Use the still preview of videos and GIFs.
+    public var usesVideoPreviews: Bool
+    /// No author gets more entries than this while other authors' usable posts remain.
+    public var maxEntriesPerAuthor: Int
+
+    /// Creates a builder; the defaults are the contract's.
+    public init(
+        entryCount: Int = 24,
+        interval: Interval = .hour,
+        policy: ReloadPolicy = .atEnd,
+        allowsSensitive: Bool = false,
+        usesVideoPreviews: Bool = false,
+        maxEntriesPerAuthor: Int = 3
+    ) {
+        self.entryCount = entryCount
+        self.interval = interval
+        self.policy = policy
+        self.allowsSensitive = allowsSensitive
+        self.usesVideoPreviews = usesVideoPreviews
+        self.maxEntriesPerAuthor = maxEntriesPerAuthor
+    }
+
+    /// Chooses up to `entryCount` posts, recording why every other post was not used.
+    /// - Parameters:
+    ///   - items: joined posts, newest first (API order).
+    ///   - isExhausted: no more pages will come; only then is the per-author cap relaxed to fill the timeline.
+    public func selection(from items: [FeedItem], isExhausted: Bool) -> Selection {
+        var chosen: [(index: Int, choice: Selection.Choice)] = []
+        var heldBack: [(index: Int, choice: Selection.Choice)] = []
+        var reasons: [Int: SkipReason] = [:]
+        var chosenKeys: Set<String> = []
+        var perAuthor: [String: Int] = [:]
+
+        for (index, item) in items.enumerated() {
+            guard chosen.count < entryCount else {
+                reasons[index] = .timelineFull
+                continue
+            }
+            let media: Media
+            switch usableMedia(of: item) {
+            case .unusable(let reason):
+                reasons[index] = reason
+                continue
+            case .usable(let found): media = found
+            }
+            guard let author = item.author else {
+                reasons[index] = .missingAuthor
+                continue
+            }
+            guard !chosenKeys.contains(media.key) else {
+                reasons[index] = .duplicateMedia
+                continue
+            }
+            let choice = Selection.Choice(item: item, media: media)
+            guard perAuthor[author.id, default: 0] < maxEntriesPerAuthor else {
+                heldBack.append((index, choice))
+                reasons[index] = .authorShareFull
+                continue
+            }
+            perAuthor[author.id, default: 0] += 1
+            chosenKeys.insert(media.key)
+            chosen.append((index, choice))
+        }
+
+        if isExhausted {
+            for held in heldBack where chosen.count < entryCount {
+                guard chosenKeys.insert(held.choice.media.key).inserted else {
+                    reasons[held.index] = .duplicateMedia
+                    continue
+                }
+                reasons[held.index] = nil
+                chosen.append(held)
+            }
+            chosen.sort { $0.index < $1.index }
+        }
+
+        let skipped = reasons.sorted { $0.key < $1.key }.map {
+            Selection.Skip(postID: items[$0.key].post.id, reason: $0.value)
+        }
+        return Selection(chosen: chosen.map(\.choice), skipped: skipped, isFull: chosen.count >= entryCount)
+    }
+
+    private enum MediaChoice {
+        case usable(Media)
+        case unusable(SkipReason)
+    }
+
+    /// The first usable media in attachment order, or why there is none.
+    private func usableMedia(of item: FeedItem) -> MediaChoice {
+        if item.post.isPossiblySensitive && !allowsSensitive { return .unusable(.sensitive) }
+        if item.post.mediaKeys.isEmpty { return .unusable(.noMedia) }
+        if item.media.isEmpty { return .unusable(.mediaMissingFromIncludes) }
+        var sawMotion = false
+        for media in item.media {
+            switch media.kind {
+            case .photo where media.url != nil:
+                return .usable(media)
+            case .video, .animatedGIF:
+                sawMotion = true
+                if usesVideoPreviews && media.previewImageURL != nil { return .usable(media) }
+            default:
+                continue
+            }
+        }
+        return .unusable(sawMotion && !usesVideoPreviews ? .videoWithoutPreviews : .unsupportedMedia)
+    }
+
+    /// Dates the chosen posts: entry *i* at `now + i × interval`, and sets the reload date from the policy.
+    /// - Parameters:
+    ///   - selection: the posts to schedule, newest first.
+    ///   - query: the query the posts came from.
+    ///   - size: the widget image size the entries' images are made for.
+    ///   - now: the first entry's date.
+    public func manifest(for selection: Selection, query: RecentSearchQuery, size: ImageSize, now: Date) -> Manifest {
+        let entries = selection.chosen.enumerated().map { index, choice in
+            Manifest.Entry(
+                date: now.addingTimeInterval(Double(index) * interval.seconds),
+                item: choice.item,
+                media: choice.media
+            )
+        }
+        let reloadAfter: Date? =
+            switch policy {
+            case .atEnd: entries.last?.date ?? now
+            case .after(let date): date
+            case .never: nil
+            }
+        return Manifest(
+            generatedAt: now,
+            query: query.text,
+            policy: policy,
+            reloadAfter: reloadAfter,
+            size: size,
+            interval: interval,
+            entries: entries,
+            emptyReason: entries.isEmpty ? "no usable post in the search results" : nil
+        )
+    }
+}
+
+/// The posts a timeline uses, and why each other post was not used.
+public struct Selection: Sendable {
+    /// A chosen post and the media that represents it.
+    public struct Choice: Sendable, Hashable {
+        /// The joined post.
+        public var item: FeedItem
+        /// The media the entry shows (the first usable one in attachment order).
+        public var media: Media
+    }
+
+    /// A post not used, and why.
+    public struct Skip: Sendable, Hashable {
+        /// The post's id.
+        public var postID: String
+        /// Why it was not used.
+        public var reason: SkipReason
+    }
+
+    /// The chosen posts, newest first.
+    public var chosen: [Choice]
+    /// Every other post, in API order.
+    public var skipped: [Skip]
+    /// Whether the timeline has all its entries.
+    public var isFull: Bool
+}
+
+/// Why a post was not used in the timeline.
+public enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case noMedia = "no media"
+    case mediaMissingFromIncludes = "media missing from includes"
+    case videoWithoutPreviews = "video or GIF without --video-previews"
+    case unsupportedMedia = "no usable image (unknown media type or no URL)"
+    case sensitive = "possibly sensitive"
+    case duplicateMedia = "duplicate media"
+    case authorShareFull = "author's share full"
+    case missingAuthor = "author missing from includes"
+    case timelineFull = "timeline already full"
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,27 @@
+public import Foundation
+
+/// The rate-limit figures X sends with every response (`x-rate-limit-*`, and the optional 24-hour ones).
+public struct RateLimit: Sendable, Hashable, Codable {
+    /// Requests allowed per window.
+    public var limit: Int?
+    /// Requests left in the window.
+    public var remaining: Int?
+    /// When the window resets.
+    public var reset: Date?
+    /// Requests left today for the app (`x-app-limit-24hour-remaining`), when sent.
+    public var appRemaining24Hours: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case limit, remaining, reset
+        case appRemaining24Hours = "app_remaining_24h"
+    }
+
+    /// Reads the headers of a response; nil when it carries none.
+    public init?(headers response: HTTPResponse) {
+        limit = response[header: "x-rate-limit-limit"].flatMap { Int($0) }
+        remaining = response[header: "x-rate-limit-remaining"].flatMap { Int($0) }
+        reset = response[header: "x-rate-limit-reset"].flatMap { TimeInterval($0) }.map(Date.init(timeIntervalSince1970:))
+        appRemaining24Hours = response[header: "x-app-limit-24hour-remaining"].flatMap { Int($0) }
+        if limit == nil && remaining == nil && reset == nil && appRemaining24Hours == nil { return nil }
+    }
+}

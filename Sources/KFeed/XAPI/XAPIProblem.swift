@@ -1,0 +1,29 @@
+import Foundation
+
+/// An error body of the X API (`application/problem+json`).
+struct XAPIProblem: Decodable, Sendable {
+    struct Detail: Decodable, Sendable {
+        var message: String?
+    }
+    var title: String?
+    var detail: String?
+    var type: String?
+    var reason: String?
+    var errors: [Detail]?
+
+    /// The last path segment of `type` (hosts vary: api.twitter.com, api.x.com, about:blank).
+    var kind: String? {
+        guard let type, let last = type.split(separator: "/").last else { return nil }
+        return String(last)
+    }
+
+    /// The most specific message: the first `errors[].message`, else `detail`, else `title`.
+    var summary: String? {
+        errors?.lazy.compactMap(\.message).first ?? detail ?? title
+    }
+
+    /// Decodes a body; nil when it is not a problem object.
+    static func decode(_ body: Data) -> XAPIProblem? {
+        try? JSONDecoder().decode(XAPIProblem.self, from: body)
+    }
+}
