@@ -1,12 +1,62 @@
 public import ArgumentParser
+import Foundation
+import KFeed
 
 /// `kfeed`: an hourly picture timeline from X's recent search, for widgets and displays.
 public struct KFeedCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "kfeed",
         abstract: "Turn an X recent search into an hourly picture timeline for widgets and displays.",
-        subcommands: []
+        version: KFeedVersion.version,
+        subcommands: [TimelineCommand.self, QueryCommand.self]
     )
 
     public init() {}
+
+    /// Parses the arguments, runs the command, and exits with the contract's code; every error is one line on stderr.
+    public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            terminate(0)
+        } catch let error as KFeedError {
+            Console.error(error.message)
+            terminate(error.code.exitCode)
+        } catch let code as ExitCode {
+            terminate(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                terminate(0)
+            }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            Console.error("\(message) (see kfeed --help)")
+            terminate(code == .validationFailure ? 64 : code.rawValue)
+        }
+    }
+}
+
+private func terminate(_ code: Int32) -> Never {
+    fflush(nil)  // flush stdout (print buffers it) before exiting
+    exit(code)
+}
+
+/// stderr output: one line per message, prefixed `kfeed:`.
+enum Console {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("kfeed: error: \(message)\n".utf8))
+    }
+
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data("kfeed: warning: \(message)\n".utf8))
+    }
+
+    static func info(_ message: String) {
+        FileHandle.standardError.write(Data("kfeed: \(message)\n".utf8))
+    }
 }

@@ -14,3 +14,10 @@ public enum Fixture {
         try Data(contentsOf: directory.appendingPathComponent(name))
     }
 }
+
+extension Fixture {
+    /// The replay directory `Fixtures/replay/<scenario>`.
+    public static func replay(_ scenario: String) -> URL {
+        directory.appendingPathComponent("replay/\(scenario)", isDirectory: true)
+    }
+}

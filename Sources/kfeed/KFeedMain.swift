@@ -1,9 +1,8 @@
-import ArgumentParser
 import KFeedCLI
 
 @main
 enum KFeedMain {
     static func main() async {
-        await KFeedCommand.main()
+        await KFeedCommand.run()
     }
 }

@@ -11,6 +11,7 @@ public enum TokenSource {
     ///   - tokenFile: the `--token-file` path, if given.
     ///   - environment: the process environment over `.env`.
     ///   - warn: receives a warning when a file holding the token is readable by group or others.
+    /// - Returns: the validated token.
     /// - Throws: `KFeedError` with code `.configuration` when there is no token, it is malformed, or the file
     ///   cannot be read.
     public static func token(
@@ -22,7 +23,10 @@ public enum TokenSource {
             guard let data = FileManager.default.contents(atPath: tokenFile.path),
                 let text = String(data: data, encoding: .utf8)
             else {
-                throw KFeedError(.configuration, "cannot read the token file \(tokenFile.path): check the path and its permissions")
+                throw KFeedError(
+                    .configuration,
+                    "cannot read the token file \(tokenFile.path): check the path and its permissions"
+                )
             }
             warnIfShared(tokenFile, warn: warn)
             var token = Substring(text)

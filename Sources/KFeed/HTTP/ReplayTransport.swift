@@ -40,7 +40,11 @@ public struct ReplayTransport: HTTPTransport {
         do {
             routes = try JSONDecoder().decode(Routes.self, from: data).routes
         } catch {
-            throw KFeedError(.replay, "\(file.path) is not a valid routes file: see Fixtures/README.md", underlying: error)
+            throw KFeedError(
+                .replay,
+                "\(file.path) is not a valid routes file: see Fixtures/README.md",
+                underlying: error
+            )
         }
     }
 
@@ -79,7 +83,9 @@ public struct ReplayTransport: HTTPTransport {
 
     /// The request's query parameters, percent-decoded (`+` stays `+`).
     static func parameters(of url: URL) -> [String: String] {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else { return [:] }
+        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
+            return [:]
+        }
         var result: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -75,7 +75,12 @@ public struct Manifest: Codable, Sendable, Hashable {
             self.text = item.post.text
             self.url = item.url
             let user = item.author ?? User(id: item.post.authorID ?? "", name: "", username: "")
-            self.author = Author(id: user.id, name: user.name, username: user.username, profileImageURL: user.profileImageURL)
+            self.author = Author(
+                id: user.id,
+                name: user.name,
+                username: user.username,
+                profileImageURL: user.profileImageURL
+            )
             self.media = MediaInfo(
                 key: media.key,
                 type: media.kind.description,
@@ -234,7 +239,10 @@ public struct Manifest: Codable, Sendable, Hashable {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = InstantFormat.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 instant: \(text)")
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "not an ISO 8601 instant: \(text)"
+                )
             }
             return date
         }

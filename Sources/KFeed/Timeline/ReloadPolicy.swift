@@ -38,10 +38,16 @@ public enum ReloadPolicy: Sendable, Hashable, CustomStringConvertible {
             } else if let duration = try? Interval(parsing: value) {
                 self = .after(now.addingTimeInterval(duration.seconds))
             } else {
-                throw KFeedError(.usage, "unknown policy '\(text)': after: takes an ISO 8601 date with a zone or a duration")
+                throw KFeedError(
+                    .usage,
+                    "unknown policy '\(text)': after: takes an ISO 8601 date with a zone or a duration"
+                )
             }
         default:
-            throw KFeedError(.usage, "unknown policy '\(text)': use atEnd, never, after:DATE or after:DURATION (e.g. after:6h)")
+            throw KFeedError(
+                .usage,
+                "unknown policy '\(text)': use atEnd, never, after:DATE or after:DURATION (e.g. after:6h)"
+            )
         }
     }
 }

@@ -36,6 +36,7 @@ public struct TimelineBuilder: Sendable {
     /// - Parameters:
     ///   - items: joined posts, newest first (API order).
     ///   - isExhausted: no more pages will come; only then is the per-author cap relaxed to fill the timeline.
+    /// - Returns: the chosen posts, newest first, and a reason for every other post.
     public func selection(from items: [FeedItem], isExhausted: Bool) -> Selection {
         var chosen: [(index: Int, choice: Selection.Choice)] = []
         var heldBack: [(index: Int, choice: Selection.Choice)] = []
@@ -123,6 +124,7 @@ public struct TimelineBuilder: Sendable {
     ///   - query: the query the posts came from.
     ///   - size: the widget image size the entries' images are made for.
     ///   - now: the first entry's date.
+    /// - Returns: the manifest, without image paths.
     public func manifest(for selection: Selection, query: RecentSearchQuery, size: ImageSize, now: Date) -> Manifest {
         let entries = selection.chosen.enumerated().map { index, choice in
             Manifest.Entry(

@@ -4,7 +4,9 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDe
     let secret: String
 
     /// Validates a token: non-empty, no white space or control characters inside, at most 1024 bytes.
-    /// - Parameter source: where the token came from, named in the error (never the token itself).
+    /// - Parameters:
+    ///   - text: the token.
+    ///   - source: where the token came from, named in the error (never the token itself).
     /// - Throws: `KFeedError` with code `.configuration`.
     public init(_ text: String, source: String) throws {
         guard !text.isEmpty else {

@@ -32,6 +32,7 @@ public struct ContextAnnotation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(domainID).\(entityID)" }
 
     static func isDecimalID(_ text: Substring) -> Bool {
-        (1...19).contains(text.utf8.count) && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        (1...19).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

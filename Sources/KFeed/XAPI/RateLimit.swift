@@ -20,7 +20,9 @@ public struct RateLimit: Sendable, Hashable, Codable {
     public init?(headers response: HTTPResponse) {
         limit = response[header: "x-rate-limit-limit"].flatMap { Int($0) }
         remaining = response[header: "x-rate-limit-remaining"].flatMap { Int($0) }
-        reset = response[header: "x-rate-limit-reset"].flatMap { TimeInterval($0) }.map(Date.init(timeIntervalSince1970:))
+        reset = response[header: "x-rate-limit-reset"].flatMap { TimeInterval($0) }.map(
+            Date.init(timeIntervalSince1970:)
+        )
         appRemaining24Hours = response[header: "x-app-limit-24hour-remaining"].flatMap { Int($0) }
         if limit == nil && remaining == nil && reset == nil && appRemaining24Hours == nil { return nil }
     }

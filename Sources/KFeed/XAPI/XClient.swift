@@ -82,8 +82,13 @@ public struct XClient: Sendable {
     ///   - query: the validated query.
     ///   - builder: decides what is usable and how many entries are wanted.
     ///   - sinceID: only posts newer than this id.
+    /// - Returns: the merged pages, the selection and the last rate-limit figures.
     /// - Throws: `KFeedError` classified by the contract's exit codes.
-    public func search(_ query: RecentSearchQuery, for builder: TimelineBuilder, sinceID: String? = nil) async throws
+    public func search(
+        _ query: RecentSearchQuery,
+        for builder: TimelineBuilder,
+        sinceID: String? = nil
+    ) async throws
         -> Outcome
     {
         var results = SearchResults()
@@ -130,7 +135,9 @@ public struct XClient: Sendable {
         var tries = 0
         while true {
             tries += 1
-            log("GET \(url.absoluteString)\(configuration.bearerToken == nil ? "" : " (Authorization: Bearer [redacted])")")
+            log(
+                "GET \(url.absoluteString)\(configuration.bearerToken == nil ? "" : " (Authorization: Bearer [redacted])")"
+            )
             let failure: KFeedError
             var retryAfter: Duration?
             do {
@@ -160,7 +167,10 @@ public struct XClient: Sendable {
         let said = (problem?.summary).map { ": \(Sanitized.excerpt($0))" } ?? ""
         switch response.status {
         case 400:
-            return KFeedError(.configuration, "X rejected the search request (400)\(said); check --query and the options")
+            return KFeedError(
+                .configuration,
+                "X rejected the search request (400)\(said); check --query and the options"
+            )
         case 401:
             return KFeedError(
                 .unauthorized,

@@ -1,0 +1,19 @@
+# Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
+.PHONY: demo test bench bench-transport bench-images format
+
+demo:
+	bash scripts/demo.sh
+
+test:
+	bash scripts/test.sh
+
+bench: bench-transport bench-images
+
+bench-transport:
+	bash bench/transport.sh
+
+bench-images:
+	bash bench/images.sh
+
+format:
+	swift format --in-place --recursive --parallel Package.swift Sources Tests

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// The human-readable schedule: a header (query, policy, reload date), then one line per entry.
+/// Times print in `timeZone` with their offset, so the repeated hour at a daylight-saving change reads as two lines.
+public struct ScheduleText: Sendable {
+    /// The zone times print in (the reader's local zone).
+    public var timeZone: TimeZone
+    /// The instant that decides which entry is current and how long ago/until things are; nil to leave it out.
+    public var now: Date?
+
+    /// Creates a formatter.
+    public init(timeZone: TimeZone, now: Date? = nil) {
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// `2026-11-22 09:00 +09:00` in the formatter's zone.
+    public func localTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let offset = timeZone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let hours = abs(offset) / 3_600
+        let minutes = abs(offset) % 3_600 / 60
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+            + " \(sign)\(two(hours)):\(two(minutes))"
+    }
+
+    /// The whole schedule, one string per line.
+    public func lines(for manifest: Manifest) -> [String] {
+        var lines = ["query    \(manifest.query)"]
+        var generated = "made     \(localTime(manifest.generatedAt))"
+        if let now { generated += " (\(Self.relative(manifest.generatedAt, to: now)))" }
+        lines.append(generated)
+        switch manifest.reloadAfter {
+        case .some(let reload):
+            var line = "reload   \(manifest.policy.name), after \(localTime(reload))"
+            if let now { line += reload <= now ? " (due now)" : " (\(Self.relative(reload, to: now)))" }
+            lines.append(line)
+        case .none:
+            lines.append("reload   never (only kfeed refresh --force)")
+        }
+        lines.append(
+            "entries  \(manifest.entries.count), every \(manifest.interval), size \(manifest.size.name) (\(manifest.size))"
+        )
+        if let reason = manifest.emptyReason { lines.append("empty    \(reason)") }
+        lines.append("")
+        let current = now.flatMap { manifest.currentEntryIndex(at: $0) }
+        let width = min(16, manifest.entries.map { $0.author.username.count + 1 }.max() ?? 0)
+        for (index, entry) in manifest.entries.enumerated() {
+            let marker = index == current ? "▶" : " "
+            let user = "@" + entry.author.username
+            var line =
+                "\(marker) \(localTime(entry.date))  \(user.padding(toLength: max(width, user.count), withPad: " ", startingAt: 0))"
+                + "  \(entry.media.type.padding(toLength: 12, withPad: " ", startingAt: 0))  \(entry.url.absoluteString)"
+            if entry.placeholder { line += "  [placeholder: \(entry.placeholderReason ?? "unknown")]" }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// "3 h ago", "in 20 h", "in 5 min", "just now".
+    public static func relative(_ date: Date, to now: Date) -> String {
+        let seconds = date.timeIntervalSince(now)
+        let magnitude = abs(seconds)
+        let amount: String
+        switch magnitude {
+        case ..<60: return "just now"
+        case ..<3_600: amount = "\(Int(magnitude / 60)) min"
+        case ..<(2 * 86_400): amount = "\(Int(magnitude / 3_600)) h"
+        default: amount = "\(Int(magnitude / 86_400)) d"
+        }
+        return seconds < 0 ? "\(amount) ago" : "in \(amount)"
+    }
+}
+
+extension Manifest {
+    /// The entry whose interval covers `date`: the last entry dated at or before it, if `date` is before that
+    /// entry's end (its date plus the interval).
+    public func currentEntryIndex(at date: Date) -> Int? {
+        guard let index = entries.lastIndex(where: { $0.date <= date }) else { return nil }
+        return date < entries[index].date.addingTimeInterval(interval.seconds) ? index : nil
+    }
+}

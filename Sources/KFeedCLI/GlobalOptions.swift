@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import KFeed
+
+/// The options every command shares (`DESIGN.md` §1). Flags win over the environment, which wins over `.env`.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("cache"), help: ArgumentHelp("The cache directory.", valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Option(
+        name: .customLong("context"),
+        help: ArgumentHelp("A context annotation DOMAIN.ENTITY; repeat to OR several.", valueName: "d.e")
+    )
+    var contexts: [String] = []
+
+    @Option(name: .customLong("query"), help: ArgumentHelp("A raw search query, used as given.", valueName: "q"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("Timeline length, 1…100.", valueName: "n"))
+    var entries: Int = 24
+
+    @Option(
+        help: ArgumentHelp("Time between entries (15m, 1h, 2h…).", valueName: "d"),
+        transform: { text in
+            do { return try Interval(parsing: text) } catch let error as KFeedError {
+                throw ValidationError(error.message)
+            }
+        }
+    )
+    var interval: Interval = .hour
+
+    @Option(help: ArgumentHelp("When widgets reload: atEnd, never, after:DATE or after:DURATION.", valueName: "p"))
+    var policy: String = "atEnd"
+
+    @Option(help: ArgumentHelp("Image size: small, medium, large or WxH.", valueName: "s"))
+    var size: String?
+
+    @Option(name: .customLong("api-base"), help: ArgumentHelp("The API host.", valueName: "url"))
+    var apiBase: String?
+
+    @Option(help: ArgumentHelp("Answer every request from a recorded directory.", valueName: "dir"))
+    var replay: String?
+
+    @Option(
+        help: ArgumentHelp("The current time: ISO 8601 with Z or an offset.", valueName: "t"),
+        transform: { text in
+            guard let date = InstantFormat.date(from: text) else {
+                throw ValidationError("'\(text)' is not an ISO 8601 date with a zone, e.g. 2026-11-22T09:00:00Z")
+            }
+            return date
+        }
+    )
+    var now: Date?
+
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("Read the bearer token from this file.", valueName: "path")
+    )
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("Pages one search may read, 1…10.", valueName: "n"))
+    var pages: Int = 3
+
+    @Flag(name: .customLong("allow-sensitive"), help: "Keep posts flagged possibly_sensitive.")
+    var allowSensitive = false
+
+    @Flag(name: .customLong("video-previews"), help: "Use the still preview of videos and GIFs.")
+    var videoPreviews = false
+
+    @Flag(name: .shortAndLong, help: "More detail on stderr (never the token).")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Nothing on stderr but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...100).contains(entries) else { throw ValidationError("--entries must be 1…100, not \(entries)") }
+        guard (1...10).contains(pages) else { throw ValidationError("--pages must be 1…10, not \(pages)") }
+        if let size {
+            do { _ = try ImageSize(parsing: size) } catch let error as KFeedError {
+                throw ValidationError("--size: \(error.message)")
+            }
+        }
+        if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
+    }
+
+    /// Resolves flags, environment and `.env` into settings.
+    /// - Throws: `KFeedError` with code `.configuration` for invalid environment values or queries.
+    func settings(environment: SettingsEnvironment, clock: () -> Date = Date.init) throws -> Settings {
+        let now =
+            try self.now ?? environment["KFEED_NOW"].map { text in
+                guard let date = InstantFormat.date(from: text) else {
+                    throw KFeedError(.configuration, "KFEED_NOW '\(text)' is not an ISO 8601 date with a zone")
+                }
+                return date
+            } ?? clock()
+
+        let query: RecentSearchQuery
+        if let raw = self.query ?? (contexts.isEmpty ? environment["KFEED_QUERY"] : nil) {
+            guard contexts.isEmpty else {
+                throw KFeedError(.configuration, "--query and --context exclude each other: give one of them")
+            }
+            query = try RecentSearchQuery(raw: raw)
+        } else {
+            let texts =
+                contexts.isEmpty
+                ? (environment["KFEED_CONTEXTS"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(
+                    String.init
+                )
+                : contexts
+            query = RecentSearchQuery(contexts: try texts.map(ContextAnnotation.init(parsing:)))
+        }
+
+        let size: ImageSize
+        if let text = self.size {
+            size = try ImageSize(parsing: text)
+        } else if let text = environment["KFEED_SIZE"] {
+            do { size = try ImageSize(parsing: text) } catch let error as KFeedError {
+                throw KFeedError(.configuration, "KFEED_SIZE: \(error.message)")
+            }
+        } else {
+            size = .small
+        }
+
+        let apiText = apiBase ?? environment["KFEED_API_BASE"]
+        var apiBaseURL = XClient.Configuration.defaultBaseURL
+        if let apiText {
+            guard let url = URL(string: apiText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw KFeedError(.configuration, "API base '\(apiText)' is not an http(s) URL, e.g. https://api.x.com")
+            }
+            apiBaseURL = url
+        }
+
+        let policy: ReloadPolicy
+        do { policy = try ReloadPolicy(parsing: self.policy, now: now) } catch let error as KFeedError {
+            throw KFeedError(.usage, "--policy: \(error.message)")
+        }
+
+        return Settings(
+            query: query,
+            builder: TimelineBuilder(
+                entryCount: entries,
+                interval: interval,
+                policy: policy,
+                allowsSensitive: allowSensitive,
+                usesVideoPreviews: videoPreviews
+            ),
+            size: size,
+            apiBase: apiBaseURL,
+            replay: (replay ?? environment["KFEED_REPLAY"]).map { URL(fileURLWithPath: $0) },
+            cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0) }
+                ?? environment["KFEED_CACHE_DIR"].map { URL(fileURLWithPath: $0) }
+                ?? Self.defaultCacheDirectory(environment),
+            isCacheExplicit: cacheDirectory != nil || environment["KFEED_CACHE_DIR"] != nil,
+            now: now,
+            pageBudget: pages,
+            tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
+            verbosity: verbose ? .verbose : quiet ? .quiet : .normal
+        )
+    }
+
+    private static func defaultCacheDirectory(_ environment: SettingsEnvironment) -> URL {
+        if let xdg = environment.process["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("kfeed")
+        }
+        let home = environment.process["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/kfeed")
+    }
+}
+
+/// Everything a command needs, resolved.
+struct Settings: Sendable {
+    enum Verbosity: Sendable { case quiet, normal, verbose }
+
+    var query: RecentSearchQuery
+    var builder: TimelineBuilder
+    var size: ImageSize
+    var apiBase: URL
+    var replay: URL?
+    var cacheDirectory: URL
+    var isCacheExplicit: Bool
+    var now: Date
+    var pageBudget: Int
+    var tokenFile: URL?
+    var verbosity: Verbosity
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages kfeed builds against, when they are missing.
+# As root: apt-get update, then apt-get install. As another user: prints the exact command and stops.
+# Usage: scripts/deps.sh [extra packages…]
+set -euo pipefail
+packages=(libcurl4-openssl-dev libturbojpeg0-dev pkg-config "$@")
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "kfeed needs these Debian packages: ${missing[*]}" >&2
+  echo "run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs, checks formatting, builds with warnings as errors, runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+swift format lint --recursive --strict --parallel Package.swift Sources Tests
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build --parallel
