@@ -1,0 +1,332 @@
+import Foundation
+import KFeed
+import KFeedTestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct CurlTransportTests {
+    /// 100,000 × "k", gzip-compressed to 133 bytes: a small gzip bomb.
+    static let gzippedBody = Data(
+        base64Encoded:
+            "H4sIAAAAAAACA+3BIQEAAADDoMDr71/jAigAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADg1QCGZZ4doIYBAA=="
+    )
+
+    // MARK: - Concurrency and connections
+
+    @Test func keepsManyTransfersInFlightAtOnce() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("ok").delayed(by: .milliseconds(300))) { server in
+            let url = try Self.url(server.baseURL, "/slow")
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try await transport.send(HTTPRequest(url: url)).status }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(server.requests.count == 16)
+            #expect(server.peakConcurrentRequests >= 8)
+        }
+    }
+
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("ok")) { server in
+            for index in 0..<3 {
+                let response = try await transport.send(HTTPRequest(url: try Self.url(server.baseURL, "/r/\(index)")))
+                #expect(response.status == 200)
+            }
+            #expect(server.connectionCount == 1)
+            #expect(server.requests.map(\.connection) == [1, 1, 1])
+        }
+    }
+
+    // MARK: - Redirects
+
+    @Test func refusesARedirectToAFileURL() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.with(responding: .redirect(to: "file:///etc/passwd")) { baseURL in
+            let request = HTTPRequest(url: try Self.url(baseURL, "/image.jpg"), maxRedirects: 5)
+            let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("only http and https") == true)
+            #expect(error?.message.contains("root:") == false)
+        }
+    }
+
+    @Test func followsARedirectToAnotherPortForImages() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("image bytes")) { images in
+            let target = try Self.url(images.baseURL, "/media/cat.jpg")
+            try await LoopbackServer.with(responding: .redirect(to: target)) { baseURL in
+                let request = HTTPRequest(url: try Self.url(baseURL, "/cat.jpg"), maxRedirects: 5)
+                let response = try await transport.send(request)
+                #expect(response.status == 200)
+                #expect(response.body == Data("image bytes".utf8))
+                #expect(response.url == target)
+            }
+            #expect(images.requests.map(\.path) == ["/media/cat.jpg"])
+        }
+    }
+
+    @Test func returnsARedirectAsIsWhenNotFollowing() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("image bytes")) { images in
+            let target = try Self.url(images.baseURL, "/media/cat.jpg")
+            try await LoopbackServer.with(responding: .redirect(to: target, status: 301)) { baseURL in
+                let source = try Self.url(baseURL, "/cat.jpg")
+                let response = try await transport.send(HTTPRequest(url: source, maxRedirects: 0))
+                #expect(response.status == 301)
+                #expect(response[header: "location"] == target.absoluteString)
+                #expect(response.url == source)
+            }
+            #expect(images.requests.isEmpty)
+        }
+    }
+
+    @Test(arguments: [(hops: 5, succeeds: true), (hops: 6, succeeds: false)])
+    func followsAtMostMaxRedirects(hops: Int, succeeds: Bool) async throws {
+        let transport = try CurlTransport()
+        let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
+            let hop = Int(request.path.dropFirst("/hop/".count)) ?? 0
+            return hop < hops ? .redirect(to: "/hop/\(hop + 1)") : .text("arrived")
+        }
+        try await LoopbackServer.with(handler) { baseURL in
+            let request = HTTPRequest(url: try Self.url(baseURL, "/hop/0"), maxRedirects: 5)
+            if succeeds {
+                let response = try await transport.send(request)
+                #expect(response.body == Data("arrived".utf8))
+                #expect(response.url.path == "/hop/\(hops)")
+            } else {
+                let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+                #expect(error?.code == .transport)
+                #expect(error?.message.contains("redirected more than 5 times") == true)
+            }
+        }
+    }
+
+    @Test func keepsOnlyTheFinalResponsesHeadersAfterARedirect() async throws {
+        let transport = try CurlTransport()
+        let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
+            guard request.path == "/final" else {
+                var redirect = LoopbackServer.Response.redirect(to: "/final")
+                redirect.headers.append(HTTPHeader("X-Hop", "first"))
+                return redirect
+            }
+            return LoopbackServer.Response(headers: [HTTPHeader("X-Final", "yes")], body: Data("done".utf8))
+        }
+        try await LoopbackServer.with(handler) { baseURL in
+            let response = try await transport.send(HTTPRequest(url: try Self.url(baseURL, "/start"), maxRedirects: 2))
+            #expect(response[header: "x-final"] == "yes")
+            #expect(response[header: "x-hop"] == nil)
+            #expect(response[header: "location"] == nil)
+            #expect(response.url == (try Self.url(baseURL, "/final")))
+        }
+    }
+
+    @Test func doesNotForwardAuthorizationToAnotherHost() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("image bytes")) { images in
+            let target = try Self.url(images.baseURL, "/media/cat.jpg")
+            try await LoopbackServer.withServer(responding: .redirect(to: target)) { api in
+                let request = HTTPRequest(
+                    url: try Self.url(api.baseURL, "/2/media"),
+                    headers: [HTTPHeader("Authorization", "Bearer secret-token")],
+                    maxRedirects: 5
+                )
+                #expect(try await transport.send(request).status == 200)
+                #expect(api.requests.first?[header: "authorization"] == "Bearer secret-token")
+            }
+            let imageRequest = try #require(images.requests.first)
+            #expect(imageRequest[header: "authorization"] == nil)
+        }
+    }
+
+    // MARK: - Time limits
+
+    @Test func hangingServerCostsBoundedTime() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.with(responding: .hang) { baseURL in
+            let request = HTTPRequest(
+                url: try Self.url(baseURL, "/hang"),
+                headers: [HTTPHeader("Authorization", "Bearer secret-token")],
+                connectTimeout: .milliseconds(500),
+                totalTimeout: .milliseconds(500)
+            )
+            let start = ContinuousClock.now
+            let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+            #expect(start.duration(to: .now) < .seconds(5))
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("timed out") == true)
+            #expect(error.map { "\($0)" }?.contains("secret-token") == false)
+        }
+    }
+
+    @Test func slowDripTripsTheLowSpeedLimit() async throws {
+        let transport = try CurlTransport()
+        let body = Data(repeating: 0x6B, count: 4_000)
+        let drip = LoopbackServer.Response(body: body, delivery: .drip(bytes: 10, every: .milliseconds(100)))
+        try await LoopbackServer.with(responding: drip) { baseURL in
+            let request = HTTPRequest(
+                url: try Self.url(baseURL, "/drip"),
+                totalTimeout: .seconds(30),
+                lowSpeedBytesPerSecond: 1_000,
+                lowSpeedTime: .seconds(1)
+            )
+            let start = ContinuousClock.now
+            let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+            #expect(start.duration(to: .now) < .seconds(10))
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("too slow") == true)
+        }
+    }
+
+    // MARK: - Byte cap
+
+    @Test(arguments: [LoopbackServer.Response.Delivery.whole, .chunked(chunkSize: 1_000)])
+    func abortsABodyOverTheCap(delivery: LoopbackServer.Response.Delivery) async throws {
+        let transport = try CurlTransport()
+        let big = LoopbackServer.Response(body: Data(repeating: 0x6B, count: 10_000), delivery: delivery)
+        try await LoopbackServer.with(responding: big) { baseURL in
+            let request = HTTPRequest(url: try Self.url(baseURL, "/big"), maxBodyBytes: 4_096)
+            let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("exceeded 4096 bytes") == true)
+        }
+    }
+
+    @Test(arguments: [LoopbackServer.Response.Delivery.whole, .chunked(chunkSize: 1_000)])
+    func acceptsABodyExactlyAtTheCap(delivery: LoopbackServer.Response.Delivery) async throws {
+        let transport = try CurlTransport()
+        let body = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0) })
+        let exact = LoopbackServer.Response(body: body, delivery: delivery)
+        try await LoopbackServer.with(responding: exact) { baseURL in
+            let request = HTTPRequest(url: try Self.url(baseURL, "/exact"), maxBodyBytes: 4_096)
+            #expect(try await transport.send(request).body == body)
+        }
+    }
+
+    @Test func capsTheDecodedSizeOfACompressedBody() async throws {
+        let transport = try CurlTransport()
+        let gzipped = try #require(Self.gzippedBody)
+        let response = LoopbackServer.Response(headers: [HTTPHeader("Content-Encoding", "gzip")], body: gzipped)
+        try await LoopbackServer.withServer(responding: response) { server in
+            let url = try Self.url(server.baseURL, "/bomb")
+            let decoded = try await transport.send(HTTPRequest(url: url, maxBodyBytes: 100_000))
+            #expect(decoded.body == Data(repeating: 0x6B, count: 100_000))
+            let error = await #expect(throws: KFeedError.self) {
+                try await transport.send(HTTPRequest(url: url, maxBodyBytes: 10_000))
+            }
+            #expect(error?.message.contains("exceeded 10000 bytes") == true)
+            #expect(server.requests.first?[header: "accept-encoding"]?.contains("gzip") == true)
+        }
+    }
+
+    @Test func reportsATruncatedBody() async throws {
+        let transport = try CurlTransport()
+        let short = LoopbackServer.Response(
+            body: Data(repeating: 0x6B, count: 100),
+            delivery: .truncated(declaredLength: 1_000)
+        )
+        try await LoopbackServer.with(responding: short) { baseURL in
+            let error = await #expect(throws: KFeedError.self) {
+                try await transport.send(HTTPRequest(url: try Self.url(baseURL, "/short")))
+            }
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("connection broke") == true)
+        }
+    }
+
+    // MARK: - Request headers
+
+    @Test func sendsCustomHeaders() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("ok")) { server in
+            let request = HTTPRequest(
+                url: try Self.url(server.baseURL, "/2/tweets/search/recent?query=cats%20has%3Aimages"),
+                headers: [HTTPHeader("X-Kfeed-Test", "a b: c"), HTTPHeader("Accept", "application/json")]
+            )
+            _ = try await transport.send(request)
+            let received = try #require(server.requests.first)
+            #expect(received[header: "x-kfeed-test"] == "a b: c")
+            #expect(received[header: "accept"] == "application/json")
+            #expect(received.rawQuery == "query=cats%20has%3Aimages")
+            #expect(received.queryValue("query") == "cats has:images")
+        }
+    }
+
+    @Test func userAgentNamesKFeed() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("ok")) { server in
+            _ = try await transport.send(HTTPRequest(url: server.baseURL))
+            #expect(server.requests.first?[header: "user-agent"] == "kfeed/\(KFeedVersion.version)")
+        }
+    }
+
+    @Test func rejectsAHeaderValueWithALineBreak() async throws {
+        let transport = try CurlTransport()
+        let request = HTTPRequest(
+            url: try #require(URL(string: "http://127.0.0.1:9/")),
+            headers: [HTTPHeader("Authorization", "Bearer secret\r\nX-Injected: 1")]
+        )
+        let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
+        #expect(error?.code == .transport)
+        #expect(error?.message.contains("malformed header \"Authorization\"") == true)
+        #expect(error?.message.contains("secret") == false)
+    }
+
+    // MARK: - Failures and cancellation
+
+    @Test func reportsARefusedConnection() async throws {
+        let transport = try CurlTransport()
+        let baseURL = try await LoopbackServer.with(responding: .text("ok")) { $0 }  // stopped: nothing listens now
+        let error = await #expect(throws: KFeedError.self) {
+            try await transport.send(HTTPRequest(url: try Self.url(baseURL, "/gone")))
+        }
+        #expect(error?.code == .transport)
+        #expect(error?.message.contains("127.0.0.1:\(baseURL.port ?? 0)") == true)
+    }
+
+    @Test func cancellationAbortsTheTransfer() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .hang) { server in
+            let request = HTTPRequest(url: try Self.url(server.baseURL, "/hang"), totalTimeout: .seconds(30))
+            let task = Task { try await transport.send(request) }
+            try await Self.waitUntil { server.requestsInFlight == 1 }
+            let start = ContinuousClock.now
+            task.cancel()
+            let error = await #expect(throws: (any Error).self) { try await task.value }
+            #expect(start.duration(to: .now) < .seconds(5))
+            #expect(error is CancellationError || (error as? KFeedError)?.code == .transport)
+            try await Self.waitUntil { server.requestsInFlight == 0 }  // the client really closed the connection
+        }
+    }
+
+    @Test func cancelledTaskDoesNotStartATransfer() async throws {
+        let transport = try CurlTransport()
+        try await LoopbackServer.withServer(responding: .text("ok")) { server in
+            let url = try Self.url(server.baseURL, "/never")
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(HTTPRequest(url: url))
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func url(_ base: URL, _ pathAndQuery: String) throws -> URL {
+        try #require(URL(string: base.absoluteString + pathAndQuery))
+    }
+
+    /// Polls `condition` every 10 ms for up to 5 s.
+    static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(condition())
+    }
+}
