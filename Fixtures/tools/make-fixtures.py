@@ -240,12 +240,75 @@ def rl(remaining, reset=1795340700):
             "content-type": "application/json; charset=utf-8"}
 
 
+def sample_images():
+    """Six synthetic 'stage' pictures and three avatars (gradients and shapes; no real photos). Needs Pillow."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        print("Pillow is not installed: kept the existing Fixtures/images")
+        return
+    d = os.path.join(FIX, "images")
+    os.makedirs(d, exist_ok=True)
+    palettes = [((88, 24, 140), (240, 90, 200)), ((10, 40, 120), (60, 200, 255)), ((140, 20, 40), (255, 180, 60)),
+                ((20, 90, 60), (200, 255, 120)), ((30, 30, 30), (255, 255, 255)), ((120, 60, 10), (255, 120, 160))]
+    for i, (top, bottom) in enumerate(palettes):
+        w, h = (544, 680) if i % 2 == 0 else (680, 510)
+        im = Image.new("RGB", (w, h))
+        px = im.load()
+        for y in range(h):
+            t = y / (h - 1)
+            row = tuple(int(top[c] + (bottom[c] - top[c]) * t) for c in range(3))
+            for x in range(w):
+                px[x, y] = row
+        draw = ImageDraw.Draw(im)
+        for k in range(7):  # spotlights
+            cx, cy, r = (k * 97 + i * 53) % w, (k * 61 + i * 29) % (h // 2), 30 + (k * 17) % 60
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=tuple(min(255, c + 60) for c in bottom))
+        draw.rectangle([w // 4, int(h * 0.72), 3 * w // 4, h], fill=top)  # the stage
+        im.save(os.path.join(d, f"stage-{i + 1}.jpg"), quality=78, optimize=True)
+    for i, colour in enumerate([(230, 120, 180), (90, 160, 240), (250, 200, 90)]):
+        im = Image.new("RGB", (400, 400), colour)
+        draw = ImageDraw.Draw(im)
+        draw.ellipse([120, 70, 280, 230], fill=(255, 255, 255))
+        draw.ellipse([60, 250, 340, 520], fill=(255, 255, 255))
+        im.save(os.path.join(d, f"avatar-{i + 1}.jpg"), quality=80, optimize=True)
+    with open(os.path.join(d, "broken.jpg"), "w") as f:
+        f.write("<!doctype html><title>Error</title><p>This is an HTML error page served as image/jpeg.</p>\n")
+
+
+def image_routes(pages):
+    """Routes answering the sample's photo, preview and avatar URLs with the synthetic images."""
+    routes, seen = [], set()
+    media = [m for p in pages for m in p["includes"]["media"]]
+    users = [u for p in pages for u in p["includes"]["users"]]
+    for i, m in enumerate(media):
+        url = m.get("url") or m.get("preview_image_url")
+        path = url.split("pbs.twimg.com", 1)[1]
+        if path.startswith("/media/"):
+            path = path.rsplit(".", 1)[0]  # renditions are asked as /media/<id>?format=jpg&name=…
+        if path in seen:
+            continue
+        seen.add(path)
+        broken = m["media_key"] == "3_1859170000000100006"  # one chosen post's image is an HTML page: a placeholder
+        body = "../../images/broken.jpg" if broken else f"../../images/stage-{i % 6 + 1}.jpg"
+        routes.append({"host": "pbs.twimg.com", "path": path, "headers": {"content-type": "image/jpeg"}, "body": body})
+    for i, u in enumerate(users):
+        path = u["profile_image_url"].split("pbs.twimg.com", 1)[1].replace("_normal.", "_400x400.")
+        if path in seen:
+            continue
+        seen.add(path)
+        routes.append({"host": "pbs.twimg.com", "path": path, "headers": {"content-type": "image/jpeg"},
+                       "body": f"../../images/avatar-{i % 3 + 1}.jpg"})
+    return routes
+
+
 def routes():
+    pages = [json.load(open(os.path.join(FIX, f"recent-search.sample-page{n}.json"), encoding="utf-8")) for n in (1, 2)]
     replay("sample", [
         {"path": SEARCH, "query": {"next_token": "b26v89c19zqg8o3fpe17ld5o1i6z6ze5ivkw1nk1wu0ot"}, "status": 200,
          "headers": rl(448), "body": "../../recent-search.sample-page2.json"},
         {"path": SEARCH, "status": 200, "headers": rl(449), "body": "../../recent-search.sample-page1.json"},
-    ])
+    ] + image_routes(pages))
     replay("short-pages", [
         {"path": SEARCH, "query": {"next_token": "7140dibdnow9c7btw4b0ufpbbeo2uuqm8r7q4cwquj9ab"}, "status": 200,
          "headers": rl(448), "body": "../../recent-search.short-page2.json"},
@@ -266,4 +329,5 @@ def routes():
 
 sample()
 scenarios()
+sample_images()
 routes()

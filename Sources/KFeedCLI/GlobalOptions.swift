@@ -93,7 +93,7 @@ struct GlobalOptions: ParsableArguments {
                     throw KFeedError(.configuration, "KFEED_NOW '\(text)' is not an ISO 8601 date with a zone")
                 }
                 return date
-            } ?? clock()
+            } ?? Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
 
         let query: RecentSearchQuery
         if let raw = self.query ?? (contexts.isEmpty ? environment["KFEED_QUERY"] : nil) {

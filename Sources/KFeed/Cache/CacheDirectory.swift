@@ -1,0 +1,224 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The cache directory on disk: created without group/other write bits, never written through a symlink,
+/// every file replaced atomically (temp file in the same directory, fsync, rename, fsync of the directory).
+struct CacheDirectory: Sendable {
+    /// The directory.
+    let url: URL
+
+    /// The subdirectories kfeed writes.
+    static let subdirectories = ["images", "avatars"]
+
+    private static let directoryMode: mode_t = 0o755
+    private static let fileMode: mode_t = 0o644
+
+    init(url: URL) {
+        self.url = url.standardizedFileURL
+    }
+
+    func path(_ relative: String) -> String {
+        url.appendingPathComponent(relative).path
+    }
+
+    // MARK: - Creating
+
+    /// Creates the directory and its subdirectories (modes 0755 whatever the umask) and checks it can be written.
+    /// - Throws: `KFeedError` `.cacheUnwritable` when it cannot be created or written, or a symlink stands in
+    ///   place of a subdirectory.
+    func prepare() throws {
+        try makeDirectory(url.path, parents: true)
+        for name in Self.subdirectories { try makeDirectory(path(name), parents: false) }
+        let probe = path(".write-probe-\(UUID().uuidString)")
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        guard descriptor >= 0 else { throw unwritable(url.path, errno) }
+        close(descriptor)
+        unlink(probe)
+    }
+
+    private func makeDirectory(_ path: String, parents: Bool) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a directory"
+                throw KFeedError(.cacheUnwritable, "\(path) is \(what): remove it, or choose another --cache")
+            }
+            if info.st_mode & 0o022 != 0 { chmod(path, info.st_mode & 0o755) }
+            return
+        }
+        if parents {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path && parent != "/" { try makeDirectory(parent, parents: true) }
+        }
+        guard mkdir(path, Self.directoryMode) == 0 || errno == EEXIST else { throw unwritable(path, errno) }
+        chmod(path, Self.directoryMode)
+    }
+
+    // MARK: - Lock
+
+    /// Takes the refresh lock (`DIR/.lock`, flock) without waiting. The kernel releases it when the process ends,
+    /// however it ends, so a killed run never blocks the next.
+    /// - Returns: the open descriptor; closing it releases the lock.
+    /// - Throws: `KFeedError` `.lockHeld` when another process holds it.
+    func lock() throws -> CacheLock {
+        let lockPath = path(".lock")
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        guard descriptor >= 0 else { throw unwritable(lockPath, errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                throw KFeedError(.lockHeld, "another kfeed refresh holds the lock on \(url.path); try again later")
+            }
+            throw unwritable(lockPath, code)
+        }
+        return CacheLock(descriptor: descriptor)
+    }
+
+    // MARK: - Reading
+
+    /// The bytes of a regular file (never through a symlink), at most `limit` bytes; nil when absent or unusable.
+    func read(_ relative: String, limit: Int = 16 << 20) -> Data? {
+        let descriptor = open(path(relative), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else {
+            return nil
+        }
+        var data = Data(count: Int(info.st_size))
+        let count = data.withUnsafeMutableBytes { buffer -> Int in
+            var done = 0
+            while done < buffer.count {
+                let result = Glibc.read(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { break }
+                done += result
+            }
+            return done
+        }
+        return count == data.count ? data : nil
+    }
+
+    /// Whether `relative` is a non-empty regular file (a symlink does not count).
+    func hasFile(_ relative: String) -> Bool {
+        var info = stat()
+        return lstat(path(relative), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
+    }
+
+    // MARK: - Writing
+
+    /// Writes `data` to a new temp file beside `relative`, syncs it, and renames it into place; a symlink at
+    /// `relative` is replaced, never followed.
+    /// - Parameter syncDirectory: fsync the containing directory after the rename (make the new name durable).
+    /// - Throws: `KFeedError` `.io` for a full disk or an I/O error, `.cacheUnwritable` when permission is lacking.
+    func write(_ data: Data, to relative: String, syncDirectory: Bool = true) throws {
+        let final = path(relative)
+        let directory = (final as NSString).deletingLastPathComponent
+        let temporary = "\(directory)/.tmp-\(UUID().uuidString)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        guard descriptor >= 0 else { throw writeError(final, errno) }
+        var failure: Int32 = 0
+        fchmod(descriptor, Self.fileMode)
+        data.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else {
+                    failure = result < 0 ? errno : EIO
+                    return
+                }
+                done += result
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, final) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw writeError(final, failure)
+        }
+        if syncDirectory { try sync(directory: directory) }
+    }
+
+    /// fsyncs a directory so renames in it survive a crash.
+    func sync(directory: String) throws {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw writeError(directory, errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw writeError(directory, errno) }
+    }
+
+    /// fsyncs the subdirectories images were renamed into.
+    func syncSubdirectories() throws {
+        for name in Self.subdirectories { try sync(directory: path(name)) }
+    }
+
+    // MARK: - Sweeping
+
+    /// Removes images, avatars and placeholders no name in `keep` refers to, and temp files left by killed runs.
+    /// - Returns: how many files were removed.
+    @discardableResult
+    func sweep(keeping keep: Set<String>) -> Int {
+        var removed = 0
+        func remove(_ relative: String) {
+            if unlink(path(relative)) == 0 { removed += 1 }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+            if name.hasPrefix(".tmp-") || name.hasPrefix(".write-probe-")
+                || (name.hasPrefix("placeholder-") && name.hasSuffix(".jpg") && !keep.contains(name))
+            {
+                remove(name)
+            }
+        }
+        for directory in Self.subdirectories {
+            var info = stat()
+            guard lstat(path(directory), &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path(directory))) ?? [] {
+                let relative = "\(directory)/\(name)"
+                if !keep.contains(relative) { remove(relative) }
+            }
+        }
+        return removed
+    }
+
+    // MARK: - Errors
+
+    private func unwritable(_ path: String, _ code: Int32) -> KFeedError {
+        KFeedError(
+            .cacheUnwritable,
+            "cannot create or write the cache directory \(path): \(String(cString: strerror(code))); check --cache"
+        )
+    }
+
+    private func writeError(_ path: String, _ code: Int32) -> KFeedError {
+        switch code {
+        case EACCES, EPERM, EROFS, ENOTDIR, ELOOP:
+            return unwritable(path, code)
+        default:
+            return KFeedError(
+                .io,
+                "writing \(path) failed: \(String(cString: strerror(code))); the previous timeline is intact, free space and retry"
+            )
+        }
+    }
+}
+
+/// The held refresh lock; released when closed or when the process ends.
+final class CacheLock: Sendable {
+    private let descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}

@@ -1,0 +1,159 @@
+public import Foundation
+
+/// Downloads and downscales images: many downloads in flight through the transport, decodes one per core
+/// and within a memory budget. Each failure becomes a short reason, never an error.
+public struct ImageFetcher: Sendable {
+    /// One image to make.
+    public struct Job: Sendable, Hashable {
+        /// Where the result goes, relative to the cache directory (also the job's identity).
+        public var path: String
+        /// The URLs to try in order.
+        public var candidates: [URL]
+        /// The output size.
+        public var size: ImageSize
+
+        /// Creates a job.
+        public init(path: String, candidates: [URL], size: ImageSize) {
+            self.path = path
+            self.candidates = candidates
+            self.size = size
+        }
+    }
+
+    /// What became of a job.
+    public enum Outcome: Sendable, Hashable {
+        /// The downscaled JPEG.
+        case image(Data)
+        /// Why there is none ("download failed", "not a JPEG", "image too large"…).
+        case failed(String)
+    }
+
+    private let transport: any HTTPTransport
+    private let thumbnailer: JPEGThumbnailer
+    private let budget: ImageDecodeBudget
+    private let maxDownloads: Int
+    private let decodeSlots: AsyncSlots
+    private let log: @Sendable (String) -> Void
+
+    /// The largest image body accepted, in bytes.
+    public static let maxImageBytes = 20 << 20
+
+    /// Creates a fetcher.
+    /// - Parameters:
+    ///   - transport: fetches the images (never with the API's `Authorization`).
+    ///   - maxDownloads: downloads in flight at once.
+    ///   - decodes: decodes at once (default: one per core).
+    ///   - log: one line per failed image.
+    public init(
+        transport: any HTTPTransport,
+        thumbnailer: JPEGThumbnailer = JPEGThumbnailer(),
+        maxDownloads: Int = 12,
+        decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.transport = transport
+        self.thumbnailer = thumbnailer
+        self.budget = ImageDecodeBudget()
+        self.maxDownloads = max(1, maxDownloads)
+        self.decodeSlots = AsyncSlots(max(1, decodes))
+        self.log = log
+    }
+
+    /// Runs every job; the result has one outcome per job path.
+    public func run(_ jobs: [Job]) async -> [String: Outcome] {
+        await withTaskGroup(of: (String, Outcome).self) { group in
+            var results: [String: Outcome] = [:]
+            var pending = jobs[...]
+            func startNext() {
+                guard let job = pending.popFirst() else { return }
+                group.addTask { (job.path, await make(job)) }
+            }
+            for _ in 0..<maxDownloads { startNext() }
+            for await (path, outcome) in group {
+                results[path] = outcome
+                startNext()
+            }
+            return results
+        }
+    }
+
+    private func make(_ job: Job) async -> Outcome {
+        let body: Data
+        switch await download(job.candidates) {
+        case .failure(let reason):
+            log("image \(job.path): \(reason)")
+            return .failed(reason)
+        case .success(let data): body = data
+        }
+        await decodeSlots.acquire()
+        let outcome: Outcome
+        do {
+            outcome = .image(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
+        } catch {
+            log("image \(job.path): \(error.reason)")
+            outcome = .failed(error.reason)
+        }
+        await decodeSlots.release()
+        return outcome
+    }
+
+    private enum Download {
+        case success(Data)
+        case failure(String)
+    }
+
+    /// Tries each URL in turn: a 404, a 5xx or a network error moves on to the next.
+    private func download(_ candidates: [URL]) async -> Download {
+        var reason = "no image URL"
+        for url in candidates {
+            guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                reason = "unsupported image URL"
+                continue
+            }
+            let request = HTTPRequest(
+                url: url,
+                headers: [HTTPHeader("Accept", "image/jpeg")],
+                maxBodyBytes: Self.maxImageBytes,
+                maxRedirects: 5,
+                totalTimeout: .seconds(60)
+            )
+            do {
+                let response = try await transport.send(request)
+                if (200..<300).contains(response.status) { return .success(response.body) }
+                reason = "download failed (HTTP \(response.status))"
+                if response.status != 404 && response.status < 500 { return .failure(reason) }
+            } catch let error as KFeedError {
+                reason = error.message.contains("exceeded") ? "image too large" : "download failed"
+            } catch {
+                return .failure("download cancelled")
+            }
+        }
+        return .failure(reason)
+    }
+}
+
+/// A counting semaphore for async code: at most `count` holders at once; waiters resume in order.
+actor AsyncSlots {
+    private var free: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            free += 1
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import KFeed
+
+/// `kfeed refresh`: the cron job. Quiet on success; one line on stderr and the contract's exit code on failure.
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Update the cache when due (the cron job); --force ignores due-ness and back-off.",
+        discussion: """
+            Not due: exits 0 at once without any request. Details of every run go to DIR/kfeed.log.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Refresh now, ignoring the reload date and any back-off.")
+    var force = false
+
+    func run() async throws {
+        let environment = try SettingsEnvironment.load()
+        let settings = try options.settings(environment: environment)
+        let feed = Feed(settings: settings, environment: environment)
+        if !force {
+            // Decide due-ness before building anything that needs a token or a transport.
+            let due = feed.dueness()
+            if !due.isDue {
+                if settings.verbosity == .verbose {
+                    Console.info("not due until \(due.until.map(InstantFormat.string) ?? "--force")")
+                }
+                return
+            }
+        }
+        switch try await feed.refresher().refresh(now: settings.now, force: force) {
+        case .notDue(let until):
+            if settings.verbosity == .verbose {
+                Console.info("not due until \(until.map(InstantFormat.string) ?? "--force")")
+            }
+        case .refreshed(let manifest, let summary):
+            if settings.verbosity == .verbose {
+                Console.info(
+                    "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
+                        + "\(summary.reused) reused, \(summary.placeholders) placeholders"
+                )
+            }
+        case .noUsablePost(let retry):
+            if settings.verbosity == .verbose {
+                Console.info(
+                    "no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"
+                )
+            }
+        }
+    }
+}
