@@ -115,7 +115,10 @@ struct CacheDirectory: Sendable {
 
     /// Writes `data` to a new temp file beside `relative`, syncs it, and renames it into place; a symlink at
     /// `relative` is replaced, never followed.
-    /// - Parameter syncDirectory: fsync the containing directory after the rename (make the new name durable).
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - relative: the path below the cache directory.
+    ///   - syncDirectory: fsync the containing directory after the rename (make the new name durable).
     /// - Throws: `KFeedError` `.io` for a full disk or an I/O error, `.cacheUnwritable` when permission is lacking.
     func write(_ data: Data, to relative: String, syncDirectory: Bool = true) throws {
         let final = path(relative)

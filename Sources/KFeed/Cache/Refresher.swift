@@ -127,7 +127,9 @@ public struct Refresher: Sendable {
     // MARK: - Refreshing
 
     /// Refreshes when due (or always, with `force`).
-    /// - Parameter now: the current instant (injected).
+    /// - Parameters:
+    ///   - now: the current instant (injected).
+    ///   - force: ignore due-ness and back-off.
     /// - Returns: what happened.
     /// - Throws: `KFeedError`: `.cacheUnwritable` (73) before any request, `.lockHeld` (75), the search's errors
     ///   (recorded in `state.json` with a retry instant), `.io` (74) when writing fails; the last good timeline

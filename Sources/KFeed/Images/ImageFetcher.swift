@@ -41,6 +41,7 @@ public struct ImageFetcher: Sendable {
     /// Creates a fetcher.
     /// - Parameters:
     ///   - transport: fetches the images (never with the API's `Authorization`).
+    ///   - thumbnailer: decodes and downscales.
     ///   - maxDownloads: downloads in flight at once.
     ///   - decodes: decodes at once (default: one per core).
     ///   - log: one line per failed image.
