@@ -1,3 +1,108 @@
+import Foundation
+import KFeed
+
+/// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] files…` downscales every
+/// file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
+/// `DIR/<name>.jpg`. `kfeed-bench images --size S --floor-scales files…` prints `M file` per file instead: the
+/// smallest fast DCT scale M/8 still covering the target, for the `djpeg -scale M/8` decode floor.
 enum ImageBench {
-    static func run(_ arguments: [String]) async throws {}
+    struct Options {
+        var size = ImageSize.small
+        var output: URL?
+        var workers = 2
+        var oversampling = 2.0
+        var floorScales = false
+        var files: [URL] = []
+
+        init(_ arguments: [String]) throws {
+            var remaining = arguments[...]
+            func value(_ flag: String) throws -> String {
+                guard let next = remaining.popFirst() else { throw BenchError("\(flag) needs a value") }
+                return next
+            }
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--size": size = try ImageSize(parsing: try value(argument))
+                case "--out": output = URL(fileURLWithPath: try value(argument), isDirectory: true)
+                case "--workers":
+                    guard let count = Int(try value(argument)), count > 0 else { throw BenchError("bad --workers") }
+                    workers = count
+                case "--oversampling":
+                    guard let factor = Double(try value(argument)), factor >= 1 else {
+                        throw BenchError("bad --oversampling")
+                    }
+                    oversampling = factor
+                case "--floor-scales": floorScales = true
+                default: files.append(URL(fileURLWithPath: argument))
+                }
+            }
+            guard !files.isEmpty else { throw BenchError("usage: kfeed-bench images --size S --out DIR files…") }
+        }
+    }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Hands out file indices to the workers.
+    actor Queue {
+        private var next = 0
+        private let count: Int
+        init(count: Int) { self.count = count }
+        func take() -> Int? {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    static func run(_ arguments: [String]) async throws {
+        let options = try Options(arguments)
+        if options.floorScales {
+            let thumbnailer = JPEGThumbnailer(decodeOversampling: 1)
+            for file in options.files {
+                let scale = try thumbnailer.decodeScaleInEighths(of: try Data(contentsOf: file), size: options.size)
+                print("\(scale) \(file.path)")
+            }
+            return
+        }
+        guard let output = options.output else { throw BenchError("--out DIR is required") }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
+        let budget = ImageDecodeBudget()
+        let queue = Queue(count: options.files.count)
+        // Largest first, as a refresh would order them: big progressive decodes start early, small ones fill in.
+        let files = options.files.sorted { fileSize($0) > fileSize($1) }
+        let size = options.size
+        let start = ContinuousClock.now
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<options.workers {
+                group.addTask {
+                    var failures = 0
+                    while let index = await queue.take() {
+                        let file = files[index]
+                        let name = file.deletingPathExtension().lastPathComponent + ".jpg"
+                        do {
+                            let jpeg = try Data(contentsOf: file)
+                            let thumbnail = try await thumbnailer.thumbnail(of: jpeg, size: size, budget: budget)
+                            try thumbnail.write(to: output.appendingPathComponent(name))
+                        } catch {
+                            failures += 1
+                            FileHandle.standardError.write(Data("\(file.lastPathComponent): \(error)\n".utf8))
+                        }
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = ContinuousClock.now - start
+        print("kfeed: \(files.count - failures)/\(files.count) thumbnails at \(size) in \(elapsed)")
+        if failures > 0 { throw BenchError("\(failures) files failed") }
+    }
+
+    private static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
 }

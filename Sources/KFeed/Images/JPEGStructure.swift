@@ -1,0 +1,171 @@
+import Foundation
+
+/// What a bounded walk over a JPEG's markers tells before any decoding: frame, components, scans, orientation.
+///
+/// The walk reads segment headers up to the first scan, then skips entropy-coded data with `memchr` to count
+/// scans and find the end-of-image marker. It allocates nothing proportional to the image.
+struct JPEGStructure: Sendable, Equatable {
+    /// How the frame is coded.
+    enum Process: Sendable, Equatable {
+        case baseline, extendedSequential, progressive, lossless, hierarchical
+    }
+
+    /// One colour component's sampling factors.
+    struct Component: Sendable, Equatable {
+        var horizontalSampling: Int
+        var verticalSampling: Int
+    }
+
+    var process: Process
+    var precision: Int
+    var width: Int
+    var height: Int
+    var components: [Component]
+    /// `identity` when there is no EXIF orientation.
+    var orientation: EXIFOrientation
+    /// Start-of-scan markers seen.
+    var scanCount: Int
+    /// Whether an end-of-image marker follows the last scan.
+    var hasEndOfImage: Bool
+
+    /// Whether libjpeg buffers the whole image's DCT coefficients while decoding (progressive or multi-scan).
+    var buffersCoefficients: Bool { process == .progressive || scanCount > 1 }
+
+    /// Bytes of DCT coefficients libjpeg allocates when ``buffersCoefficients`` (128 bytes per 8×8 block).
+    var coefficientBytes: Int {
+        let maxH = components.map(\.horizontalSampling).max() ?? 1
+        let maxV = components.map(\.verticalSampling).max() ?? 1
+        return components.reduce(0) { total, component in
+            let h = component.horizontalSampling
+            let v = component.verticalSampling
+            let blocksWide = roundUp(ceilDivide(width * h, maxH * 8), to: h)
+            let blocksHigh = roundUp(ceilDivide(height * v, maxV * 8), to: v)
+            return total + blocksWide * blocksHigh * 128
+        }
+    }
+
+    /// Walks the markers of `jpeg`.
+    /// - Throws: ``ImageFailure/notJPEG`` without `FF D8 FF`; ``ImageFailure/tooManyScans`` past `maxScans`;
+    ///   ``ImageFailure/truncated`` when a segment or the header runs past the end; ``ImageFailure/corrupt``.
+    static func parse(_ jpeg: UnsafeRawBufferPointer, maxScans: Int) throws(ImageFailure) -> JPEGStructure {
+        guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[2] == 0xFF else { throw .notJPEG }
+        var frame: JPEGStructure?
+        var orientation: EXIFOrientation?
+        var position = 2
+        // Header segments, up to and including the first SOS.
+        while true {
+            guard position < jpeg.count, jpeg[position] == 0xFF else {
+                throw position >= jpeg.count ? .truncated : ImageFailure.corrupt.with(detail: "expected a marker")
+            }
+            while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }  // fill bytes
+            guard position < jpeg.count else { throw .truncated }
+            let marker = jpeg[position]
+            position += 1
+            switch marker {
+            case 0x01, 0xD0...0xD7: continue  // standalone markers
+            case 0xD8, 0xD9: throw ImageFailure.corrupt.with(detail: "marker \(marker) before the first scan")
+            default: break
+            }
+            guard position + 2 <= jpeg.count else { throw .truncated }
+            let length = Int(jpeg[position]) << 8 | Int(jpeg[position + 1])
+            guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
+            guard position + length <= jpeg.count else { throw .truncated }
+            let payload = UnsafeRawBufferPointer(rebasing: jpeg[(position + 2)..<(position + length)])
+            position += length
+            switch marker {
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                guard frame == nil else { throw ImageFailure.corrupt.with(detail: "second frame header") }
+                frame = try parseFrame(marker: marker, payload)
+            case 0xDE: throw ImageFailure.unsupported.with(detail: "hierarchical JPEG")
+            case 0xE1 where orientation == nil:
+                orientation = EXIFOrientation.parse(app1: payload)
+            case 0xDA:
+                guard var found = frame else { throw ImageFailure.corrupt.with(detail: "scan before frame header") }
+                found.orientation = orientation ?? .identity
+                try countScans(jpeg, from: position, maxScans: maxScans, into: &found)
+                return found
+            default: break
+            }
+        }
+    }
+
+    private static func parseFrame(
+        marker: UInt8,
+        _ payload: UnsafeRawBufferPointer
+    ) throws(ImageFailure)
+        -> JPEGStructure
+    {
+        guard payload.count >= 6 else { throw ImageFailure.corrupt.with(detail: "short frame header") }
+        let count = Int(payload[5])
+        guard count >= 1, payload.count >= 6 + 3 * count else {
+            throw ImageFailure.corrupt.with(detail: "frame header with \(count) components")
+        }
+        var components: [Component] = []
+        for index in 0..<count {
+            let sampling = payload[6 + 3 * index + 1]
+            let h = Int(sampling >> 4)
+            let v = Int(sampling & 0x0F)
+            guard (1...4).contains(h), (1...4).contains(v) else {
+                throw ImageFailure.corrupt.with(detail: "sampling factors \(h)x\(v)")
+            }
+            components.append(Component(horizontalSampling: h, verticalSampling: v))
+        }
+        let process: Process
+        switch marker {
+        case 0xC0: process = .baseline
+        case 0xC1, 0xC9: process = .extendedSequential
+        case 0xC2, 0xCA: process = .progressive
+        case 0xC3, 0xCB: process = .lossless
+        default: process = .hierarchical
+        }
+        return JPEGStructure(
+            process: process,
+            precision: Int(payload[0]),
+            width: Int(payload[3]) << 8 | Int(payload[4]),
+            height: Int(payload[1]) << 8 | Int(payload[2]),
+            components: components,
+            orientation: .identity,
+            scanCount: 0,
+            hasEndOfImage: false
+        )
+    }
+
+    /// Skips entropy-coded data from `start` (just after the first SOS header), counting scans up to EOI.
+    private static func countScans(
+        _ jpeg: UnsafeRawBufferPointer,
+        from start: Int,
+        maxScans: Int,
+        into structure: inout JPEGStructure
+    ) throws(ImageFailure) {
+        guard let base = jpeg.baseAddress else { return }
+        structure.scanCount = 1
+        var position = start
+        while position < jpeg.count {
+            guard let found = memchr(base + position, 0xFF, jpeg.count - position) else { return }
+            position = UnsafeRawPointer(found) - base + 1
+            guard position < jpeg.count else { return }
+            let marker = jpeg[position]
+            switch marker {
+            case 0x00, 0xD0...0xD7: position += 1  // stuffed byte or restart marker
+            case 0xFF: continue  // fill byte; the next 0xFF is the marker prefix
+            case 0xD9:
+                structure.hasEndOfImage = true
+                return
+            default:
+                guard position + 3 <= jpeg.count else { return }
+                let length = Int(jpeg[position + 1]) << 8 | Int(jpeg[position + 2])
+                guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
+                if marker == 0xDA {
+                    structure.scanCount += 1
+                    guard structure.scanCount <= maxScans else {
+                        throw ImageFailure.tooManyScans.with(detail: "more than \(maxScans) scans")
+                    }
+                }
+                position += 1 + length
+            }
+        }
+    }
+}
+
+private func ceilDivide(_ numerator: Int, _ denominator: Int) -> Int { (numerator + denominator - 1) / denominator }
+private func roundUp(_ value: Int, to multiple: Int) -> Int { ceilDivide(value, multiple) * multiple }

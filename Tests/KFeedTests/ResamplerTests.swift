@@ -1,0 +1,74 @@
+import Testing
+
+@testable import KFeed
+
+struct ResamplerTests {
+    @Test(arguments: [(100.0, 10), (10.0, 100), (37.5, 16), (300.0, 340)])
+    func weightsSumToOneAndStayInTheWindow(length: Double, outputs: Int) {
+        let weights = Resampler.Weights(origin: 5, length: length, limit: 400, outputs: outputs)
+        for output in 0..<outputs {
+            let start = weights.start[output]
+            let values = weights.values[(output * weights.stride)..<(output * weights.stride + weights.count[output])]
+            #expect(abs(values.reduce(0, +) - 1) < 1e-4)
+            #expect(start >= 5 && start + weights.count[output] <= Int((5 + length).rounded(.up)))
+        }
+    }
+
+    func resample(_ pixels: [UInt8], width: Int, height: Int, to size: (Int, Int)) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: size.0 * size.1 * 4)
+        pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                Resampler.resample(
+                    source: source,
+                    sourceWidth: width,
+                    sourceHeight: height,
+                    window: .init(x: 0, y: 0, width: Double(width), height: Double(height)),
+                    outputWidth: size.0,
+                    outputHeight: size.1,
+                    orientation: .identity,
+                    into: destination
+                )
+            }
+        }
+        return output
+    }
+
+    @Test func aConstantImageStaysConstant() {
+        let pixels = [UInt8](repeating: 77, count: 50 * 40 * 4)
+        #expect(resample(pixels, width: 50, height: 40, to: (13, 7)).allSatisfy { $0 == 77 })
+        #expect(resample(pixels, width: 50, height: 40, to: (120, 90)).allSatisfy { $0 == 77 })
+    }
+
+    @Test func aFineCheckerboardAveragesToGrey() {
+        var pixels = [UInt8](repeating: 0, count: 64 * 64 * 4)
+        for y in 0..<64 {
+            for x in 0..<64 where (x + y) % 2 == 0 {
+                for channel in 0..<4 { pixels[(y * 64 + x) * 4 + channel] = 255 }
+            }
+        }
+        let output = resample(pixels, width: 64, height: 64, to: (8, 8))
+        #expect(output.allSatisfy { (120...135).contains($0) })
+    }
+
+    @Test func orientationWritesPixelsWhereTheyAreDisplayed() {
+        // A 2x1 image, red then blue, rotated 90° clockwise becomes 1x2: red on top.
+        let pixels: [UInt8] = [255, 0, 0, 0, 0, 0, 255, 0]
+        var output = [UInt8](repeating: 0, count: 8)
+        pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                Resampler.resample(
+                    source: source,
+                    sourceWidth: 2,
+                    sourceHeight: 1,
+                    window: .init(x: 0, y: 0, width: 2, height: 1),
+                    outputWidth: 2,
+                    outputHeight: 1,
+                    orientation: .rotate90,
+                    into: destination
+                )
+            }
+        }
+        #expect(output[0] > 200 && output[2] < 50)
+        #expect(output[4] < 50 && output[6] > 200)
+    }
+}
