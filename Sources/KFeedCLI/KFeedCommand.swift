@@ -34,7 +34,11 @@ public struct KFeedCommand: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 terminate(0)
             }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            var message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if message.hasPrefix("Unexpected argument"), message.count > "Unexpected argument ''".count + 24 {
+                // Never echo a long stray argument: it may be a pasted token.
+                message = "unexpected argument (a token is never an argument: use X_BEARER_TOKEN, .env or --token-file)"
+            }
             Console.error("\(message) (see kfeed --help)")
             terminate(code == .validationFailure ? 64 : code.rawValue)
         }

@@ -26,17 +26,37 @@ public struct KFeedProcess: Sendable {
         )
     }
 
-    /// Runs `kfeed arguments…` in `directory` with exactly `environment` (plus `PATH`), off the cooperative pool.
+    /// Runs `kfeed arguments…` off the cooperative pool, with exactly `environment` plus `PATH`, `TZ=UTC` and
+    /// an `XDG_CACHE_HOME`/`HOME` of its own that is removed afterwards, so no run touches the real cache.
+    /// - Parameters:
+    ///   - arguments: the command line after `kfeed`.
+    ///   - environment: variables to set (they win over the defaults above).
+    ///   - directory: the working directory (default: the temporary directory).
+    ///   - stdin: bytes for standard input.
+    ///   - shell: a `/bin/sh -c` prefix run before `exec kfeed …` (e.g. `umask 000`).
+    /// - Returns: the exit status and what was printed.
+    /// - Throws: when the process cannot be started.
     public static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         directory: URL? = nil,
-        stdin: Data? = nil
+        stdin: Data? = nil,
+        shell: String? = nil
     ) async throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC"]
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(shell) && exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        let cacheHome = try TemporaryDirectory()
+        defer { cacheHome.remove() }
+        var env = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC",
+            "HOME": cacheHome.url.path, "XDG_CACHE_HOME": cacheHome.url.path,
+        ]
         env.merge(environment) { $1 }
         process.environment = env
         process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory

@@ -69,7 +69,14 @@ struct CacheDirectory: Sendable {
         let lockPath = path(".lock")
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard descriptor >= 0 else { throw unwritable(lockPath, errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        // A lock this process has just released can linger for a few milliseconds while a child it forks still
+        // holds the inherited descriptor (until its exec): look again briefly before calling it held.
+        var attempts = 0
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && attempts < 5 {
+            attempts += 1
+            usleep(20_000)
+        }
+        guard attempts < 5 || flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK {

@@ -164,6 +164,8 @@ public struct Refresher: Sendable {
             throw error
         }
         state.rateLimit = outcome.rateLimit ?? state.rateLimit
+        for skip in outcome.selection.skipped { log("post \(skip.postID) not used: \(skip.reason)") }
+        for error in outcome.results.partialErrors { log("partial error: \(Sanitized.excerpt(error.detail))") }
 
         guard !outcome.selection.chosen.isEmpty else {
             let error = KFeedError(.apiResponse, "the search returned no usable post")

@@ -39,16 +39,35 @@ public struct DotEnv: Sendable {
 
     private static func value(_ raw: Substring) -> String {
         let text = raw.drop(while: { $0 == " " || $0 == "\t" })
-        if let quote = text.first, quote == "\"" || quote == "'" {
+        switch text.first {
+        case "'":
+            // Single quotes: literal up to the closing quote.
             let body = text.dropFirst()
-            guard let end = body.firstIndex(of: quote) else { return String(body) }
-            let inner = String(body[..<end])
-            guard quote == "\"" else { return inner }
-            return inner.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\\"", with: "\"")
+            return String(body.prefix { $0 != "'" })
+        case "\"":
+            // Double quotes: `\"`, `\\` and `\n` escapes, up to the closing unescaped quote.
+            var result = ""
+            var escaped = false
+            for character in text.dropFirst() {
+                if escaped {
+                    result.append(character == "n" ? "\n" : character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    break
+                } else {
+                    result.append(character)
+                }
+            }
+            return result
+        default:
+            // Unquoted: an inline comment starts at a `#` that begins the value or follows white space.
+            if text.hasPrefix("#") { return "" }
+            var value = text
+            if let comment = value.range(of: " #") ?? value.range(of: "\t#") { value = value[..<comment.lowerBound] }
+            return value.trimmingCharacters(in: .whitespaces)
         }
-        var value = text
-        if let comment = value.range(of: " #") ?? value.range(of: "\t#") { value = value[..<comment.lowerBound] }
-        return value.trimmingCharacters(in: .whitespaces)
     }
 }
 

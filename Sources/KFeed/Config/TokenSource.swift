@@ -29,17 +29,20 @@ public enum TokenSource {
                 )
             }
             warnIfShared(tokenFile, warn: warn)
-            var token = Substring(text)
+            var token = Substring(text).unicodeScalars
             while let last = token.last, last == "\n" || last == "\r" { token = token.dropLast() }
             return try BearerToken(String(token), source: tokenFile.path)
         }
+        // The real environment wins over `.env`, whichever of the two names each uses.
         for name in variables {
-            guard let value = environment[name] else { continue }
-            if environment.isFromDotEnv(name), let file = environment.dotEnvFile {
-                warnIfShared(file, warn: warn)
-                return try BearerToken(value, source: "\(name) in \(file.path)")
+            if let value = environment.process[name], !value.isEmpty { return try BearerToken(value, source: name) }
+        }
+        for name in variables {
+            if let value = environment.dotEnv?.values[name], !value.isEmpty {
+                let file = environment.dotEnvFile?.path ?? ".env"
+                if let url = environment.dotEnvFile { warnIfShared(url, warn: warn) }
+                return try BearerToken(value, source: "\(name) in \(file)")
             }
-            return try BearerToken(value, source: name)
         }
         throw KFeedError(
             .configuration,

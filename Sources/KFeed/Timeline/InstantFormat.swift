@@ -33,7 +33,7 @@ public enum Sanitized {
         for scalar in text.unicodeScalars {
             let isSpace =
                 scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
-                || isBidiControl(scalar)
+                || scalar.properties.isBidiControl
             if isSpace {
                 if !lastWasSpace && !result.isEmpty { result.unicodeScalars.append(" ") }
                 lastWasSpace = true
@@ -45,13 +45,5 @@ public enum Sanitized {
         result = result.trimmingCharacters(in: .whitespaces)
         guard result.count > limit else { return result }
         return String(result.prefix(limit - 1)) + "…"
-    }
-
-    /// Bidirectional overrides and isolates, which can make a terminal line read differently than it is.
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 }

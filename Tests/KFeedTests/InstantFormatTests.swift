@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import KFeed
+
+struct InstantFormatTests {
+    /// 2026-11-22 09:00:00 UTC.
+    private static let instant = Date(timeIntervalSince1970: 1_795_338_000)
+
+    @Test(
+        arguments: [
+            ("2026-11-22T09:00:00Z", 0.0),
+            ("2026-11-22T18:00:00+09:00", 0),
+            ("2026-11-22T04:00:00-05:00", 0),
+            ("2026-11-22T14:30:00+05:30", 0),
+            ("2026-11-22T09:00:00+00:00", 0),
+            ("2026-11-22T09:00:00.000Z", 0),
+            ("2026-11-22T09:00:00.250Z", 0.25),
+            ("2026-11-22T10:00:01.5+01:00", 1.5),
+            ("2026-11-22T09:59:00Z", 3_540),
+        ] as [(String, TimeInterval)]
+    )
+    func instantsWithAZoneParse(text: String, offset: TimeInterval) throws {
+        let date = try #require(InstantFormat.date(from: text))
+        #expect(abs(date.timeIntervalSince(Self.instant) - offset) < 0.001)
+    }
+
+    @Test(arguments: [
+        "2026-11-22T09:00:00", "2026-11-22T09:00", "2026-11-22", "2026-11-22 09:00:00Z", "09:00:00Z", "", "now",
+        "1795338000", "2026-13-01T00:00:00Z", "2026-11-22T09:00:00.250",
+    ])
+    func textWithoutAZoneOrMalformedIsNil(text: String) {
+        #expect(InstantFormat.date(from: text) == nil)
+    }
+
+    @Test func wholeSecondsFormatWithoutAFraction() {
+        #expect(InstantFormat.string(from: Self.instant) == "2026-11-22T09:00:00Z")
+        #expect(InstantFormat.string(from: Self.instant.addingTimeInterval(23 * 3_600)) == "2026-11-23T08:00:00Z")
+    }
+
+    @Test func fractionalSecondsFormatWithMilliseconds() {
+        #expect(InstantFormat.string(from: Self.instant.addingTimeInterval(0.25)) == "2026-11-22T09:00:00.250Z")
+    }
+
+    @Test(arguments: [0.0, 0.5, 0.125, 59.999, -3_600, 86_400 * 365] as [TimeInterval])
+    func formattedInstantsParseBack(offset: TimeInterval) throws {
+        let date = Self.instant.addingTimeInterval(offset)
+        let parsed = try #require(InstantFormat.date(from: InstantFormat.string(from: date)))
+        #expect(abs(parsed.timeIntervalSince(date)) < 0.001)
+    }
+
+    @Test func formattingIgnoresTheProcessTimeZone() {
+        #expect(InstantFormat.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+    }
+}

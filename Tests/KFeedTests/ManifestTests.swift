@@ -1,0 +1,216 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeed
+
+struct ManifestTests {
+    /// 2026-11-22 09:00:00 UTC.
+    private static let now = Date(timeIntervalSince1970: 1_795_338_000)
+
+    private static func manifest(policy: ReloadPolicy = .atEnd, now: Date = Self.now) throws -> Manifest {
+        var results = SearchResults()
+        try results.append(responseBody: try Fixture.data("recent-search.kpop.json"))
+        let builder = TimelineBuilder(policy: policy, usesVideoPreviews: true)
+        var manifest = builder.manifest(
+            for: builder.selection(from: results.feedItems, isExhausted: true),
+            query: .default,
+            size: .small,
+            now: now
+        )
+        manifest.entries[0].image = "images/3_1859170000000100101-340x340.jpg"
+        manifest.entries[0].author.avatar = "avatars/1500000000000000001-96x96.jpg"
+        manifest.entries[1].image = "placeholder-340x340.jpg"
+        manifest.entries[1].placeholder = true
+        manifest.entries[1].placeholderReason = "download failed"
+        return manifest
+    }
+
+    private static func json(_ manifest: Manifest) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: try manifest.jsonData()) as? [String: Any])
+    }
+
+    private static func entries(_ json: [String: Any]) throws -> [[String: Any]] {
+        try #require(json["entries"] as? [[String: Any]])
+    }
+
+    // MARK: - Round trips
+
+    @Test(arguments: [
+        ReloadPolicy.atEnd, .never, .after(Date(timeIntervalSince1970: 1_795_359_600)),
+    ])
+    func manifestRoundTripsThroughJSON(policy: ReloadPolicy) throws {
+        let manifest = try Self.manifest(policy: policy)
+        let decoded = try Manifest.decode(try manifest.jsonData())
+        #expect(decoded == manifest)
+        #expect(decoded.entries.count == 6)
+        #expect(decoded.policy == policy)
+    }
+
+    @Test func fractionalSecondsRoundTrip() throws {
+        let manifest = try Self.manifest(now: Self.now.addingTimeInterval(0.25))
+        let json = try Self.json(manifest)
+        #expect(json["generated_at"] as? String == "2026-11-22T09:00:00.250Z")
+        #expect(try Manifest.decode(try manifest.jsonData()) == manifest)
+    }
+
+    @Test func emptyManifestRoundTripsWithItsReason() throws {
+        let manifest = TimelineBuilder().manifest(
+            for: Selection(chosen: [], skipped: [], isFull: false),
+            query: .default,
+            size: ImageSize(width: 300, height: 200),
+            now: Self.now
+        )
+        let decoded = try Manifest.decode(try manifest.jsonData())
+        #expect(decoded == manifest)
+        #expect(decoded.emptyReason != nil)
+        #expect(decoded.entries.isEmpty)
+        let json = try Self.json(manifest)
+        #expect(json["empty_reason"] as? String == manifest.emptyReason)
+    }
+
+    @Test func intervalRoundTrips() throws {
+        let builder = TimelineBuilder(interval: Interval(seconds: 5_400))
+        var results = SearchResults()
+        try results.append(responseBody: try Fixture.data("recent-search.kpop.json"))
+        let manifest = builder.manifest(
+            for: builder.selection(from: results.feedItems, isExhausted: true),
+            query: .default,
+            size: .small,
+            now: Self.now
+        )
+        #expect(try Manifest.decode(try manifest.jsonData()).interval == Interval(seconds: 5_400))
+    }
+
+    // MARK: - The contract's keys
+
+    @Test func topLevelKeysAreTheContracts() throws {
+        let json = try Self.json(try Self.manifest())
+        let required: Set = ["schema", "generated_at", "query", "policy", "reload_after", "size", "entries"]
+        #expect(required.isSubset(of: Set(json.keys)))
+        #expect(json["schema"] as? Int == 1)
+        #expect(json["generated_at"] as? String == "2026-11-22T09:00:00Z")
+        #expect(json["query"] as? String == "context:55.888105153038958593 has:images -is:retweet")
+        #expect(json["policy"] as? String == "atEnd")
+        #expect(json["reload_after"] as? String == "2026-11-22T14:00:00Z")
+        let size = try #require(json["size"] as? [String: Any])
+        #expect(Set(size.keys) == ["width", "height"])
+        #expect(size["width"] as? Int == 340)
+        #expect(size["height"] as? Int == 340)
+        #expect(json["empty_reason"] == nil)
+    }
+
+    @Test(arguments: [
+        (ReloadPolicy.never, "never"), (.atEnd, "atEnd"), (.after(Date(timeIntervalSince1970: 1_795_359_600)), "after"),
+    ])
+    func policyIsWrittenByName(policy: ReloadPolicy, name: String) throws {
+        let json = try Self.json(try Self.manifest(policy: policy))
+        #expect(json["policy"] as? String == name)
+        switch policy {
+        case .never: #expect(json["reload_after"] is NSNull)
+        case .after: #expect(json["reload_after"] as? String == "2026-11-22T15:00:00Z")
+        case .atEnd: #expect(json["reload_after"] as? String == "2026-11-22T14:00:00Z")
+        }
+    }
+
+    @Test func entryKeysAreTheContractsWithExplicitNulls() throws {
+        let entries = try Self.entries(try Self.json(try Self.manifest()))
+        #expect(entries.count == 6)
+        let required: Set = [
+            "date", "tweet_id", "text", "url", "author", "media", "image", "placeholder", "placeholder_reason",
+        ]
+        for entry in entries { #expect(required.isSubset(of: Set(entry.keys))) }
+
+        let first = entries[0]
+        #expect(first["date"] as? String == "2026-11-22T09:00:00Z")
+        #expect(first["tweet_id"] as? String == "1859170000000000101")
+        #expect(first["text"] as? String == "오늘 무대 너무 좋았어요 💜🫶 #KPOP")
+        #expect(first["url"] as? String == "https://x.com/seoul_lens/status/1859170000000000101")
+        #expect(first["image"] as? String == "images/3_1859170000000100101-340x340.jpg")
+        #expect(first["placeholder"] as? Bool == false)
+        #expect(first["placeholder_reason"] is NSNull)
+
+        let author = try #require(first["author"] as? [String: Any])
+        #expect(Set(["id", "name", "username", "avatar"]).isSubset(of: Set(author.keys)))
+        #expect(author["id"] as? String == "1500000000000000001")
+        #expect(author["name"] as? String == "Seoul Lens 📸")
+        #expect(author["username"] as? String == "seoul_lens")
+        #expect(author["avatar"] as? String == "avatars/1500000000000000001-96x96.jpg")
+
+        let media = try #require(first["media"] as? [String: Any])
+        #expect(Set(["key", "type", "alt_text", "width", "height"]).isSubset(of: Set(media.keys)))
+        #expect(media["key"] as? String == "3_1859170000000100101")
+        #expect(media["type"] as? String == "photo")
+        #expect(media["alt_text"] is NSNull)
+        #expect(media["width"] as? Int == 1_200)
+        #expect(media["height"] as? Int == 1_500)
+    }
+
+    @Test func placeholderAndMissingImagesAreExplicit() throws {
+        let entries = try Self.entries(try Self.json(try Self.manifest()))
+        #expect(entries[1]["placeholder"] as? Bool == true)
+        #expect(entries[1]["placeholder_reason"] as? String == "download failed")
+        #expect(entries[1]["date"] as? String == "2026-11-22T10:00:00Z")
+        let video = try #require(entries[1]["media"] as? [String: Any])
+        #expect(video["type"] as? String == "video")
+        #expect(entries[2]["image"] is NSNull)
+        let author = try #require(entries[2]["author"] as? [String: Any])
+        #expect(author["avatar"] is NSNull)
+        let multi = try #require(entries[2]["media"] as? [String: Any])
+        #expect(multi["alt_text"] as? String == "앨범 재킷 앞면")
+    }
+
+    @Test func jsonKeepsSlashesAndNonASCIIReadable() throws {
+        let text = String(decoding: try Self.manifest().jsonData(), as: UTF8.self)
+        #expect(text.contains("\"url\" : \"https://x.com/seoul_lens/status/1859170000000000101\""))
+        #expect(text.contains("오늘 무대"))
+    }
+
+    // MARK: - Reading
+
+    @Test func designExampleDecodesAndUnknownKeysAreIgnored() throws {
+        let example = """
+            {
+              "schema": 1,
+              "generated_at": "2026-11-22T09:00:00Z",
+              "query": "context:55.888105153038958593 has:images -is:retweet",
+              "policy": "atEnd",
+              "reload_after": "2026-11-23T08:00:00Z",
+              "size": {"width": 340, "height": 340},
+              "future_key": {"anything": [1, 2]},
+              "entries": [
+                {
+                  "date": "2026-11-22T09:00:00Z",
+                  "tweet_id": "1859170000000000001",
+                  "text": "hello",
+                  "url": "https://x.com/someone/status/1859170000000000001",
+                  "author": {"id": "1", "name": "Some One", "username": "someone", "avatar": "avatars/1.jpg"},
+                  "media": {"key": "3_1", "type": "photo", "alt_text": null, "width": 1200, "height": 1600},
+                  "image": "images/3_1.jpg",
+                  "placeholder": false,
+                  "placeholder_reason": null,
+                  "future_entry_key": true
+                }
+              ]
+            }
+            """
+        let manifest = try Manifest.decode(Data(example.utf8))
+        #expect(manifest.generatedAt == Self.now)
+        #expect(manifest.reloadAfter == Self.now.addingTimeInterval(23 * 3_600))
+        #expect(manifest.policy == .atEnd)
+        #expect(manifest.interval == .hour)
+        #expect(manifest.size == .small)
+        let entry = try #require(manifest.entries.first)
+        #expect(entry.author.avatar == "avatars/1.jpg")
+        #expect(entry.media.width == 1_200)
+        #expect(entry.media.altText == nil)
+        #expect(entry.image == "images/3_1.jpg")
+    }
+
+    @Test(arguments: ["2026-11-22T09:00:00", "2026-11-22 09:00:00Z", "yesterday", ""])
+    func dateWithoutAZoneIsRejected(date: String) throws {
+        let text =
+            #"{"schema":1,"generated_at":"\#(date)","query":"q","policy":"atEnd","size":{"width":1,"height":1},"entries":[]}"#
+        #expect(throws: DecodingError.self) { try Manifest.decode(Data(text.utf8)) }
+    }
+}

@@ -1,0 +1,458 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeed
+
+/// Answers requests from a script, one step per request, and records what it was sent.
+private actor ScriptedTransport: HTTPTransport {
+    enum Step: Sendable {
+        case respond(Int, [HTTPHeader], Data)
+        case fail(KFeedError)
+    }
+
+    private var steps: [Step]
+    private(set) var requests: [HTTPRequest] = []
+
+    init(_ steps: [Step]) {
+        self.steps = steps
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requests.append(request)
+        guard !steps.isEmpty else {
+            throw KFeedError(.transport, "the script has no step for request \(requests.count)")
+        }
+        switch steps.removeFirst() {
+        case .respond(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+        case .fail(let error):
+            throw error
+        }
+    }
+}
+
+/// Forwards to a `ReplayTransport` and records every request.
+private actor RecordingTransport: HTTPTransport {
+    private let inner: ReplayTransport
+    private(set) var requests: [HTTPRequest] = []
+
+    init(scenario: String) throws {
+        inner = try ReplayTransport(directory: Fixture.directory.appendingPathComponent("replay/\(scenario)"))
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requests.append(request)
+        return try await inner.send(request)
+    }
+
+    func parameters() -> [[String: String]] {
+        requests.map { ReplayTransport.parameters(of: $0.url) }
+    }
+}
+
+/// Records the waits the client asks for instead of waiting.
+private actor SleepRecorder {
+    private(set) var durations: [Duration] = []
+
+    func sleep(_ duration: Duration) {
+        durations.append(duration)
+    }
+}
+
+/// Collects log lines. `@unchecked Sendable`: every access to `storage` holds `lock`.
+private final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        storage.append(line)
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+struct XClientTests {
+    private static let secret = "AAAAAAAAAAAAAAAAAAAAAKfeedTestTokenZZ9"
+    private static let nextToken = "b26v89c19zqg8o3fpe17ld5o1i6z6ze5ivkw1nk1wu0ot"
+
+    private static func client(
+        _ transport: any HTTPTransport,
+        sleeper: SleepRecorder = SleepRecorder(),
+        log: LogLines = LogLines(),
+        token: BearerToken? = nil,
+        pageBudget: Int = 3,
+        maxTries: Int = 3,
+        maxTotalBackoff: Duration = .seconds(60),
+        initialBackoff: Duration = .seconds(2)
+    ) -> XClient {
+        XClient(
+            configuration: XClient.Configuration(
+                bearerToken: token,
+                pageBudget: pageBudget,
+                maxTries: maxTries,
+                maxTotalBackoff: maxTotalBackoff,
+                initialBackoff: initialBackoff
+            ),
+            transport: transport,
+            sleep: { await sleeper.sleep($0) },
+            log: { log.append($0) }
+        )
+    }
+
+    private static func body(_ name: String) throws -> Data {
+        try Fixture.data("recent-search.\(name).json")
+    }
+
+    private static let serviceUnavailable = ScriptedTransport.Step.respond(
+        503,
+        [HTTPHeader("content-type", "application/problem+json")],
+        Data(#"{"title":"Service Unavailable","detail":"Service Unavailable","type":"about:blank","status":503}"#.utf8)
+    )
+
+    private static func ok() throws -> ScriptedTransport.Step {
+        .respond(200, [], try body("kpop"))
+    }
+
+    // MARK: - Paging
+
+    @Test func sampleFillsTwentyFourEntriesOverTwoPages() async throws {
+        let transport = try RecordingTransport(scenario: "sample")
+        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        #expect(outcome.selection.chosen.count == 24)
+        #expect(outcome.selection.isFull)
+        #expect(outcome.results.pageCount == 2)
+        let parameters = await transport.parameters()
+        #expect(parameters.count == 2)
+        #expect(parameters[0]["max_results"] == "36")
+        #expect(parameters[0]["next_token"] == nil)
+        #expect(parameters[0]["query"] == RecentSearchQuery.default.text)
+        // Page 1 gives 17 usable posts: the second page asks for the 7 missing plus half again.
+        #expect(parameters[1]["next_token"] == Self.nextToken)
+        #expect(parameters[1]["max_results"] == "11")
+        #expect(parameters[1]["max_results"] == String(RecentSearchRequest.pageSize(forEntries: 24 - 17)))
+        #expect(outcome.rateLimit?.remaining == 448)
+        #expect(outcome.rateLimit?.limit == 450)
+        #expect(outcome.rateLimit?.reset == Date(timeIntervalSince1970: 1_795_340_700))
+    }
+
+    @Test func shortPagesGiveSevenEntriesOverTwoPages() async throws {
+        let transport = try RecordingTransport(scenario: "short-pages")
+        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        #expect(outcome.selection.chosen.count == 7)
+        #expect(!outcome.selection.isFull)
+        #expect(outcome.results.pageCount == 2)
+        #expect(outcome.results.nextToken == nil)
+        let parameters = await transport.parameters()
+        #expect(parameters.map { $0["max_results"] } == ["36", "30"])
+        #expect(parameters[1]["next_token"] == "7140dibdnow9c7btw4b0ufpbbeo2uuqm8r7q4cwquj9ab")
+    }
+
+    @Test func pageBudgetOfOneStopsAfterTheFirstPage() async throws {
+        let transport = try RecordingTransport(scenario: "sample")
+        let outcome = try await Self.client(transport, pageBudget: 1).search(.default, for: TimelineBuilder())
+        #expect(await transport.requests.count == 1)
+        #expect(outcome.results.pageCount == 1)
+        #expect(outcome.results.nextToken == Self.nextToken)
+        #expect(outcome.selection.chosen.count == 17)
+        #expect(!outcome.selection.isFull)
+    }
+
+    @Test func fullFirstPageStopsPaging() async throws {
+        let transport = try RecordingTransport(scenario: "sample")
+        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder(entryCount: 10))
+        #expect(await transport.requests.count == 1)
+        #expect(outcome.selection.chosen.count == 10)
+        #expect(await transport.parameters().first?["max_results"] == "15")
+    }
+
+    @Test func lastPageWithoutNextTokenStopsPaging() async throws {
+        let transport = try RecordingTransport(scenario: "kpop")
+        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        #expect(await transport.requests.count == 1)
+        #expect(outcome.selection.chosen.count == 4)
+    }
+
+    @Test func emptySearchIsNoError() async throws {
+        let outcome = try await Self.client(try RecordingTransport(scenario: "empty")).search(
+            .default,
+            for: TimelineBuilder()
+        )
+        #expect(outcome.selection.chosen.isEmpty)
+        #expect(outcome.results.posts.isEmpty)
+    }
+
+    @Test func partialErrorsAreNoFailure() async throws {
+        let outcome = try await Self.client(try RecordingTransport(scenario: "partial-errors"))
+            .search(.default, for: TimelineBuilder())
+        #expect(outcome.results.partialErrors.count == 2)
+        #expect(outcome.selection.chosen.map(\.item.post.id) == ["1859170000000000201"])
+    }
+
+    @Test func sinceIDIsKeptWhileFollowingNextToken() async throws {
+        let transport = try RecordingTransport(scenario: "sample")
+        _ = try await Self.client(transport).search(.default, for: TimelineBuilder(), sinceID: "1859000000000000000")
+        #expect(await transport.parameters().map { $0["since_id"] } == ["1859000000000000000", "1859000000000000000"])
+    }
+
+    // MARK: - Error classification
+
+    @Test(arguments: [
+        ("400", KFeedError.Code.configuration, Int32(78)),
+        ("401", .unauthorized, 77),
+        ("403-client-not-enrolled", .unauthorized, 77),
+        ("429-rate-limit", .rateLimited, 75),
+        ("429-usage-cap", .usageCapped, 75),
+        ("errors-only", .apiResponse, 65),
+        ("503", .serverError, 75),
+    ])
+    func errorScenarioIsClassified(scenario: String, code: KFeedError.Code, exitCode: Int32) async throws {
+        let transport = try RecordingTransport(scenario: scenario)
+        let token = try BearerToken(Self.secret, source: "test")
+        let log = LogLines()
+        let client = Self.client(transport, log: log, token: token)
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == code)
+        #expect(error?.code.exitCode == exitCode)
+        #expect(error?.description.contains(Self.secret) == false)
+        #expect(!log.lines.contains { $0.contains(Self.secret) })
+        let tries = await transport.requests.count
+        #expect(tries == (code == .serverError ? 3 : 1))
+    }
+
+    @Test func badRequestCarriesXsMessage() async throws {
+        let client = Self.client(try RecordingTransport(scenario: "400"))
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .configuration)
+        #expect(error?.message.contains("Reference to invalid operator 'has:images'") == true)
+        #expect(error?.message.contains("400") == true)
+    }
+
+    @Test func clientNotEnrolledIsNamed() async throws {
+        let client = Self.client(try RecordingTransport(scenario: "403-client-not-enrolled"))
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .unauthorized)
+        #expect(error?.message.contains("client-not-enrolled") == true)
+    }
+
+    @Test func otherForbiddenIsUnauthorizedWithXsDetail() async throws {
+        let transport = ScriptedTransport([
+            .respond(403, [], Data(#"{"title":"Forbidden","detail":"No access","type":"about:blank"}"#.utf8))
+        ])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .unauthorized)
+        #expect(error?.message.contains("No access") == true)
+    }
+
+    @Test func rateLimitCarriesTheResetTime() async throws {
+        let sleeper = SleepRecorder()
+        let client = Self.client(try RecordingTransport(scenario: "429-rate-limit"), sleeper: sleeper)
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.retryNotBefore == Date(timeIntervalSince1970: 1_795_340_700))
+        #expect(error?.message.contains("2026-11-22T09:45:00Z") == true)
+        #expect(await sleeper.durations.isEmpty)
+    }
+
+    @Test func rateLimitWithoutResetHeaderHasNoRetryDate() async throws {
+        let transport = ScriptedTransport([.respond(429, [], try Self.body("429-rate-limit"))])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.retryNotBefore == nil)
+    }
+
+    @Test func usageCapIsNotARateLimitEvenWithRequestsRemaining() async throws {
+        let client = Self.client(try RecordingTransport(scenario: "429-usage-cap"))
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .usageCapped)
+        #expect(error?.message.contains("usage") == true)
+    }
+
+    @Test(arguments: [302, 404, 418])
+    func unexpectedStatusIsAnAPIResponseError(status: Int) async throws {
+        let transport = ScriptedTransport([.respond(status, [], Data("<html>".utf8))])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .apiResponse)
+        #expect(error?.message.contains("\(status)") == true)
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test func undecodableSuccessIsAnAPIResponseError() async throws {
+        let transport = ScriptedTransport([.respond(200, [], Data("<html>oops</html>".utf8))])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .apiResponse)
+        #expect(error?.code.exitCode == 65)
+    }
+
+    // MARK: - Retries
+
+    @Test func serverErrorsAreRetriedWithDoublingBackoff() async throws {
+        let sleeper = SleepRecorder()
+        let transport = try RecordingTransport(scenario: "503")
+        let client = Self.client(transport, sleeper: sleeper, maxTries: 3, initialBackoff: .seconds(2))
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .serverError)
+        #expect(error?.message.contains("503") == true)
+        #expect(await transport.requests.count == 3)
+        // The fixture's Retry-After of 1 s is shorter than the back-off, so the back-off wins.
+        #expect(await sleeper.durations == [.seconds(2), .seconds(4)])
+    }
+
+    @Test func thirdTrySucceedsAfterTwoServerErrors() async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport([Self.serviceUnavailable, Self.serviceUnavailable, try Self.ok()])
+        let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        #expect(outcome.selection.chosen.count == 4)
+        #expect(await transport.requests.count == 3)
+        #expect(await sleeper.durations == [.seconds(2), .seconds(4)])
+    }
+
+    @Test func transportErrorIsRetried() async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport([.fail(KFeedError(.transport, "connection reset")), try Self.ok()])
+        let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        #expect(outcome.results.posts.count == 8)
+        #expect(await sleeper.durations == [.seconds(2)])
+    }
+
+    @Test func persistentTransportErrorIsRethrownAfterMaxTries() async throws {
+        let failure = KFeedError(.transport, "timed out")
+        let transport = ScriptedTransport([.fail(failure), .fail(failure), .fail(failure), .fail(failure)])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport, maxTries: 4).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .transport)
+        #expect(error?.code.exitCode == 75)
+        #expect(await transport.requests.count == 4)
+    }
+
+    @Test func retryAfterLongerThanTheBackoffIsHonoured() async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport([
+            .respond(503, [HTTPHeader("Retry-After", "7")], Data()),
+            .respond(503, [HTTPHeader("retry-after", " 3 ")], Data()),
+            try Self.ok(),
+        ])
+        _ = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        #expect(await sleeper.durations == [.seconds(7), .seconds(4)])
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsRelativeToTheResponseDate() async throws {
+        let sleeper = SleepRecorder()
+        let headers = [
+            HTTPHeader("Date", "Sun, 22 Nov 2026 09:00:00 GMT"),
+            HTTPHeader("Retry-After", "Sun, 22 Nov 2026 09:00:30 GMT"),
+        ]
+        let transport = ScriptedTransport([.respond(503, headers, Data()), try Self.ok()])
+        _ = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        #expect(await sleeper.durations == [.seconds(30)])
+    }
+
+    @Test func totalBackoffStaysWithinItsBound() async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport(Array(repeating: Self.serviceUnavailable, count: 10))
+        let client = Self.client(
+            transport,
+            sleeper: sleeper,
+            maxTries: 10,
+            maxTotalBackoff: .seconds(20),
+            initialBackoff: .seconds(2)
+        )
+        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        #expect(error?.code == .serverError)
+        let durations = await sleeper.durations
+        #expect(durations == [.seconds(2), .seconds(4), .seconds(8)])
+        #expect(durations.reduce(.zero, +) <= .seconds(20))
+        #expect(await transport.requests.count == 4)
+    }
+
+    @Test func retryAfterBeyondTheBudgetFailsAtOnce() async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport([.respond(503, [HTTPHeader("Retry-After", "120")], Data()), try Self.ok()])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport, sleeper: sleeper, maxTotalBackoff: .seconds(60))
+                .search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .serverError)
+        #expect(await sleeper.durations.isEmpty)
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test(arguments: [400, 401, 403, 429])
+    func clientErrorsAreNotRetried(status: Int) async throws {
+        let sleeper = SleepRecorder()
+        let transport = ScriptedTransport([.respond(status, [], Data("{}".utf8)), try Self.ok()])
+        await #expect(throws: KFeedError.self) {
+            try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        }
+        #expect(await transport.requests.count == 1)
+        #expect(await sleeper.durations.isEmpty)
+    }
+
+    // MARK: - The token
+
+    @Test func requestCarriesTheBearerTokenAndLimits() async throws {
+        let transport = ScriptedTransport([try Self.ok()])
+        let log = LogLines()
+        let token = try BearerToken(Self.secret, source: "test")
+        _ = try await Self.client(transport, log: log, token: token).search(.default, for: TimelineBuilder())
+        let request = try #require(await transport.requests.first)
+        #expect(request.headers.contains(HTTPHeader("Authorization", "Bearer \(Self.secret)")))
+        #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.count == 1)
+        #expect(request.headers.contains(HTTPHeader("Accept", "application/json")))
+        #expect(request.maxRedirects == 0)
+        #expect(request.url.absoluteString.hasPrefix("https://api.x.com/2/tweets/search/recent?"))
+        #expect(!request.url.absoluteString.contains(Self.secret))
+        #expect(!log.lines.isEmpty)
+        #expect(!log.lines.contains { $0.contains(Self.secret) })
+        #expect(log.lines.contains { $0.contains("[redacted]") })
+    }
+
+    @Test func noTokenSendsNoAuthorizationHeader() async throws {
+        let transport = ScriptedTransport([try Self.ok()])
+        _ = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        let request = try #require(await transport.requests.first)
+        #expect(!request.headers.contains { $0.name.lowercased() == "authorization" })
+    }
+
+    @Test func tokenNeverAppearsInRetryLogsOrErrors() async throws {
+        let log = LogLines()
+        let transport = ScriptedTransport([
+            .fail(KFeedError(.transport, "reset")), Self.serviceUnavailable, Self.serviceUnavailable,
+        ])
+        let token = try BearerToken(Self.secret, source: "test")
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport, log: log, token: token).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.description.contains(Self.secret) == false)
+        #expect(log.lines.count >= 5)
+        #expect(!log.lines.contains { $0.contains(Self.secret) })
+        #expect("\(token)" == "[redacted]")
+        #expect(String(reflecting: token) == "BearerToken([redacted])")
+    }
+
+    // MARK: - Exit codes
+
+    @Test(arguments: [
+        (KFeedError.Code.configuration, Int32(78)), (.unauthorized, 77), (.rateLimited, 75), (.usageCapped, 75),
+        (.transport, 75), (.serverError, 75), (.lockHeld, 75), (.apiResponse, 65), (.replay, 66), (.usage, 64),
+        (.cacheUnwritable, 73), (.io, 74),
+    ])
+    func codeMapsToItsExitCode(code: KFeedError.Code, exitCode: Int32) {
+        #expect(code.exitCode == exitCode)
+    }
+}
