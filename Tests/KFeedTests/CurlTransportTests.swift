@@ -155,7 +155,7 @@ struct CurlTransportTests {
             )
             let start = ContinuousClock.now
             let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
-            #expect(start.duration(to: .now) < .seconds(5))
+            #expect(start.duration(to: .now) < .seconds(30))  // bounded, not a speed check
             #expect(error?.code == .transport)
             #expect(error?.message.contains("timed out") == true)
             #expect(error.map { "\($0)" }?.contains("secret-token") == false)
@@ -175,7 +175,7 @@ struct CurlTransportTests {
             )
             let start = ContinuousClock.now
             let error = await #expect(throws: KFeedError.self) { try await transport.send(request) }
-            #expect(start.duration(to: .now) < .seconds(10))
+            #expect(start.duration(to: .now) < .seconds(30))  // bounded, not a speed check
             #expect(error?.code == .transport)
             #expect(error?.message.contains("too slow") == true)
         }
@@ -296,7 +296,7 @@ struct CurlTransportTests {
             let start = ContinuousClock.now
             task.cancel()
             let error = await #expect(throws: (any Error).self) { try await task.value }
-            #expect(start.duration(to: .now) < .seconds(5))
+            #expect(start.duration(to: .now) < .seconds(30))  // bounded, not a speed check
             #expect(error is CancellationError || (error as? KFeedError)?.code == .transport)
             try await Self.waitUntil { server.requestsInFlight == 0 }  // the client really closed the connection
         }
@@ -323,7 +323,7 @@ struct CurlTransportTests {
 
     /// Polls `condition` every 10 ms for up to 5 s.
     static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(20)
         while !condition() && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -109,7 +109,7 @@ struct LoopbackServerTests {
         try await LoopbackServer.withServer(responding: .text("ok").delayed(by: .milliseconds(20))) { server in
             for _ in 0..<3 { _ = try await transport.send(HTTPRequest(url: server.baseURL)) }
             #expect(server.peakConcurrentRequests == 1)
-            #expect(server.requestsInFlight == 0)
+            try await CurlTransportTests.waitUntil { server.requestsInFlight == 0 }
             #expect(server.requests.count == 3)
         }
     }
@@ -123,10 +123,10 @@ struct LoopbackServerTests {
             try await CurlTransportTests.waitUntil { server.requestsInFlight == 1 }
             return (server.baseURL, task)
         }
-        #expect(start.duration(to: .now) < .seconds(5))
+        #expect(start.duration(to: .now) < .seconds(30))  // bounded, not a speed check
         let hangError = await #expect(throws: KFeedError.self) { try await task.value }
         #expect(hangError?.code == .transport)
-        #expect(start.duration(to: .now) < .seconds(5))
+        #expect(start.duration(to: .now) < .seconds(30))  // bounded, not a speed check
 
         let refused = await #expect(throws: KFeedError.self) {
             try await transport.send(HTTPRequest(url: baseURL, connectTimeout: .seconds(2)))

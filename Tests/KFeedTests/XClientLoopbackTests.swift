@@ -185,7 +185,7 @@ struct XClientLoopbackTests {
             let start = ContinuousClock.now
             let error = await Self.failure(of: client)
             #expect(error?.code == .transport)
-            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(ContinuousClock.now - start < .seconds(30))  // bounded, not a speed check
             #expect(server.requests.count == 1)
         }
     }
@@ -196,7 +196,7 @@ struct XClientLoopbackTests {
             let start = ContinuousClock.now
             let error = await Self.failure(of: client)
             #expect(error?.code == .transport)
-            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(ContinuousClock.now - start < .seconds(30))  // bounded, not a speed check
         }
     }
 
