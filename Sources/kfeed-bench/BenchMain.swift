@@ -1,6 +1,6 @@
 import Foundation
 
-/// `kfeed-bench transport|images …`: the measurements `make bench` runs (see bench/README.md).
+/// `kfeed-bench transport|images|serve …`: the measurements `make bench` runs (see bench/README.md).
 @main
 enum BenchMain {
     static func main() async {
@@ -9,8 +9,9 @@ enum BenchMain {
             switch arguments.first {
             case "transport": try await TransportBench.run(Array(arguments.dropFirst()))
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
+            case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             default:
-                FileHandle.standardError.write(Data("usage: kfeed-bench transport|images [options]\n".utf8))
+                FileHandle.standardError.write(Data("usage: kfeed-bench transport|images|serve [options]\n".utf8))
                 exit(64)
             }
         } catch {

@@ -52,4 +52,30 @@ struct InstantFormatTests {
     @Test func formattingIgnoresTheProcessTimeZone() {
         #expect(InstantFormat.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
     }
+
+    /// Instants from 1906 to 2096, a prime number of seconds apart, so every month, leap day and time of day is hit.
+    private static let spreadInstants: [TimeInterval] = Array(
+        stride(from: -2_000_000_000, to: 4_000_000_000, by: 7_919_993)
+    )
+
+    @Test func formattingAndParsingAgreeWithFoundationsISO8601Formatter() throws {
+        let reference = ISO8601DateFormatter()
+        reference.timeZone = TimeZone(identifier: "UTC")
+        for seconds in Self.spreadInstants {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = InstantFormat.string(from: date)
+            #expect(text == reference.string(from: date))
+            #expect(InstantFormat.date(from: text) == date)
+            let shifted = text.replacingOccurrences(of: "Z", with: "+05:30")
+            #expect(InstantFormat.date(from: shifted) == reference.date(from: shifted))
+        }
+    }
+
+    @Test(arguments: [
+        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T09:60:00Z",
+        "2026-11-22T09:00:00+24:00", "2026-11-22T09:00:00.Z", "2026-11-22T09:00:00Zjunk", "2026-11-22 09:00:00",
+    ])
+    func rejectsImpossibleOrZonelessInstants(text: String) {
+        #expect(InstantFormat.date(from: text) == nil)
+    }
 }

@@ -1,26 +1,122 @@
 public import Foundation
 
-/// Instants as the manifest writes them: ISO 8601 in UTC (`2026-11-22T09:00:00Z`), fractions only when present.
+/// Instants as the manifest writes them: ISO 8601 in UTC (`2026-11-22T09:00:00Z`), milliseconds only when present.
+///
+/// Done with plain calendar arithmetic rather than `ISO8601DateFormatter`: every cron run and widget read parses
+/// dozens of these, and building ICU formatters dominated their start-up time.
 public enum InstantFormat {
     /// Formats `date` in UTC.
     public static func string(from date: Date) -> String {
-        let whole = date.timeIntervalSince1970.rounded(.down)
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        if date.timeIntervalSince1970 != whole {
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        }
-        return formatter.string(from: date)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+        let seconds = milliseconds.floorDivided(by: 1_000)
+        let days = seconds.floorDivided(by: 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3_600, 2)):"
+        text += "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        let fraction = Int(milliseconds - seconds * 1_000)
+        if fraction != 0 { text += ".\(pad(fraction, 3))" }
+        return text + "Z"
     }
 
-    /// Parses ISO 8601 with `Z` or an offset (`+09:00`), with or without fractional seconds;
-    /// nil for anything without a zone.
+    /// Parses `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`;
+    /// nil for anything else (in particular a date without a zone).
     public static func date(from text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":"), let year = number(bytes, 0, 4), let month = number(bytes, 5, 2),
+            let day = number(bytes, 8, 2), let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2),
+            let second = number(bytes, 17, 2), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            var scale = 0.1
+            index += 1
+            let start = index
+            while index < bytes.count, let digit = digit(bytes[index]) {
+                fraction += Double(digit) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start, index - start <= 9 else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard index + 1 == bytes.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard bytes.count == index + 6, bytes[index + 3] == UInt8(ascii: ":"),
+                let hours = number(bytes, index + 1, 2), let minutes = number(bytes, index + 4, 2), hours < 24,
+                minutes < 60
+            else { return nil }
+            offset = (hours * 3_600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        default:
+            return nil
+        }
+        let days = Self.days(fromYear: year, month: month, day: day)
+        let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second - offset)
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days-from-civil algorithms)
+
+    static func days(fromYear year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = Int64((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1)
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPrime = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthPrime + 2) / 5 + 1)
+        let month = Int(monthPrime < 10 ? monthPrime + 3 : monthPrime - 9)
+        let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func digit(_ byte: UInt8) -> Int? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for index in start..<start + count {
+            guard let digit = digit(bytes[index]) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return self % divisor < 0 ? quotient - 1 : quotient
     }
 }
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The cron path's cost, measured side by side with a Swift hello-world that imports Foundation:
+#   1. a not-due `kfeed refresh` and `kfeed timeline` on a warm 24-entry cache (target: ≤ 2× hello-world each);
+#   2. a full `kfeed refresh --force` from a loopback API with 100 ms latency per response, 24 photos from the
+#      benchmark corpus (served whole, as `orig` renditions would be) and their avatars: wall, CPU, peak RSS.
+# Usage: bench/cli.sh [RUNS]   (default 20 runs of each quick command, interleaved)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-20}"
+scratch="${KFEED_BENCH_SCRATCH:-.build}"
+command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
+[ -d /tmp/kfeed-corpus ] || bash ../shared/bench/make-corpus.sh >&2
+swift build -c release --scratch-path "$scratch" --product kfeed >&2
+swift build -c release --scratch-path "$scratch" --product kfeed-bench >&2
+bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+
+work="$(mktemp -d)"
+trap 'exec 3>&- 2>/dev/null; rm -rf "$work"' EXIT
+printf 'import Foundation\nprint("hello, \\(ProcessInfo.processInfo.processName)")\n' >"$work/hello.swift"
+swiftc -O "$work/hello.swift" -o "$work/hello" 2>/dev/null
+
+# A loopback API for the full refresh; it serves until fd 3 closes.
+mkfifo "$work/in"
+"$bin/kfeed-bench" serve --photos /tmp/kfeed-corpus --latency-ms 100 <"$work/in" >"$work/serve.out" &
+exec 3>"$work/in"
+for _ in $(seq 50); do grep -q '^port' "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+port="$(awk '/^port/ { print $2 }' "$work/serve.out")"
+export X_BEARER_TOKEN=benchmark-token KFEED_API_BASE="http://127.0.0.1:$port" NO_PROXY=127.0.0.1
+
+cache="$work/cache"
+/usr/bin/time -f '%e %U %S %M' -o "$work/full.time" "$bin/kfeed" refresh --force --cache "$cache" -v 2>"$work/full.log"
+read -r full_wall full_user full_sys full_rss <"$work/full.time"
+
+# Quick commands, interleaved so the machine's noise hits them alike.
+now_ns() { date +%s%N; }
+declare -A total=([hello]=0 [refresh]=0 [timeline]=0)
+for _ in $(seq "$runs"); do
+  for name in hello refresh timeline; do
+    case $name in
+      hello) cmd=("$work/hello") ;;
+      refresh) cmd=("$bin/kfeed" refresh --cache "$cache") ;;
+      timeline) cmd=("$bin/kfeed" timeline --cache "$cache") ;;
+    esac
+    start=$(now_ns); "${cmd[@]}" >/dev/null; end=$(now_ns)
+    total[$name]=$(( total[$name] + end - start ))
+  done
+done
+ms() { awk -v ns="$1" -v n="$runs" 'BEGIN { printf "%.1f", ns / n / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+echo "==================== kfeed cron-path benchmark ===================="
+echo "  mean of $runs interleaved runs each:"
+echo "    swift hello-world (Foundation)   $(ms ${total[hello]}) ms"
+echo "    kfeed refresh (not due)          $(ms ${total[refresh]}) ms   ratio $(ratio ${total[refresh]} ${total[hello]})× (target ≤ 2)"
+echo "    kfeed timeline (warm cache)      $(ms ${total[timeline]}) ms   ratio $(ratio ${total[timeline]} ${total[hello]})× (target ≤ 2)"
+echo "  full refresh, 100 ms per response, $(grep -c . <(ls "$cache/images")) photos + $(ls "$cache/avatars" | wc -l) avatars:"
+echo "    wall ${full_wall} s, CPU $(awk -v u="$full_user" -v s="$full_sys" 'BEGIN { print u + s }') s, peak RSS $(( full_rss / 1024 )) MiB"
+grep 'refreshed' "$work/full.log" | sed 's/^/    /'
+echo "  host: $(nproc) cores, $(uname -sr)"
+echo "==================================================================="
