@@ -12,9 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
+        // libcurl's headers only: the library itself is opened on first use (see Sources/CKFeedCurl/shim.h),
+        // so no `pkgConfig` here, which would link it and load its dependencies into every run.
         .systemLibrary(
             name: "CKFeedCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(

@@ -31,7 +31,7 @@ final class CurlEasy: @unchecked Sendable {
     /// - Throws: `KFeedError` with code `.transport` when libcurl refuses an option or a header is malformed.
     init(request: HTTPRequest) throws {
         try CurlGlobal.initialize()
-        guard let handle = curl_easy_init() else {
+        guard let handle = kfeed_curl_easy_init() else {
             throw KFeedError(
                 .transport,
                 "libcurl could not create a transfer for \(request.url.hostDescription); the process may be out of memory"
@@ -45,8 +45,8 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        kfeed_curl_easy_cleanup(handle)
+        kfeed_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -190,7 +190,7 @@ final class CurlEasy: @unchecked Sendable {
             }
             // `Name;` is libcurl's spelling of a header with an empty value (`Name:` would remove the header).
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            guard let list = curl_slist_append(headerList, line) else {
+            guard let list = kfeed_curl_slist_append(headerList, line) else {
                 throw KFeedError(
                     .transport,
                     "libcurl could not add the request headers for \(request.url.hostDescription); the process may be out of memory"
@@ -211,7 +211,7 @@ final class CurlEasy: @unchecked Sendable {
 
     private func check(_ code: CURLcode, option: String) throws {
         guard code == CURLE_OK else {
-            let text = String(cString: curl_easy_strerror(code))
+            let text = String(cString: kfeed_curl_easy_strerror(code))
             throw KFeedError(
                 .transport,
                 "libcurl refused \(option) for \(request.url.hostDescription) (\(text)); check the libcurl version (7.85 or later)",
@@ -226,7 +226,7 @@ final class CurlEasy: @unchecked Sendable {
     private func error(for code: CURLcode, operation: String = "fetching") -> KFeedError {
         let host = request.url.hostDescription
         let bufferText = errorBuffer.pointee == 0 ? "" : String(cString: errorBuffer)
-        let detail = bufferText.isEmpty ? String(cString: curl_easy_strerror(code)) : bufferText
+        let detail = bufferText.isEmpty ? String(cString: kfeed_curl_easy_strerror(code)) : bufferText
         let underlying = CurlError(operation: "transfer (CURLcode \(code.rawValue))", detail: detail)
         if bodyExceededCap || code == CURLE_FILESIZE_EXCEEDED {
             return KFeedError(

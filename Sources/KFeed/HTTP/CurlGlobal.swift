@@ -11,9 +11,12 @@ enum CurlGlobal {
         // A peer that closes its socket mid-write must not kill the process; libcurl is told not to use
         // signals itself (`CURLOPT_NOSIGNAL`), so the process ignores SIGPIPE once here.
         _ = signal(SIGPIPE, SIG_IGN)
-        let code = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        guard kfeed_curl_available() != 0 else {
+            return "libcurl.so.4 cannot be loaded; install Debian's libcurl4 package"
+        }
+        let code = kfeed_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         guard code != CURLE_OK else { return nil }
-        return String(cString: curl_easy_strerror(code))
+        return String(cString: kfeed_curl_easy_strerror(code))
     }()
 
     /// Initializes libcurl once for the process.

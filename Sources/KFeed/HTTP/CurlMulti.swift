@@ -36,7 +36,7 @@ final class CurlMulti: @unchecked Sendable {
     /// - Throws: `KFeedError` with code `.transport` when libcurl cannot initialize.
     init() throws {
         try CurlGlobal.initialize()
-        guard let handle = curl_multi_init() else {
+        guard let handle = kfeed_curl_multi_init() else {
             throw KFeedError(
                 .transport,
                 "libcurl could not create its transfer driver; the process may be out of memory"
@@ -94,7 +94,7 @@ final class CurlMulti: @unchecked Sendable {
         guard !isClosed else { return }
         // A failed wakeup only delays the driver until its poll times out (at most `idlePollMilliseconds`), so
         // there is nothing better to do with the code than ignore it.
-        _ = curl_multi_wakeup(handle)
+        _ = kfeed_curl_multi_wakeup(handle)
     }
 
     // MARK: - Driver thread
@@ -113,12 +113,12 @@ final class CurlMulti: @unchecked Sendable {
             if stopping { break }
 
             var running: Int32 = 0
-            let performCode = curl_multi_perform(handle, &running)
+            let performCode = kfeed_curl_multi_perform(handle, &running)
             if performCode != CURLM_OK {
                 failAll(with: performCode, operation: "curl_multi_perform")
             }
             collectFinished()
-            let pollCode = curl_multi_poll(handle, nil, 0, Self.idlePollMilliseconds, nil)
+            let pollCode = kfeed_curl_multi_poll(handle, nil, 0, Self.idlePollMilliseconds, nil)
             if pollCode != CURLM_OK {
                 failAll(with: pollCode, operation: "curl_multi_poll")
                 Thread.sleep(forTimeInterval: 0.01)  // don't spin if polling keeps failing
@@ -133,11 +133,11 @@ final class CurlMulti: @unchecked Sendable {
             transfer.continuation.resume(throwing: Self.stoppedError(transfer.easy))
         }
         for (easyHandle, transfer) in active {
-            _ = curl_multi_remove_handle(handle, easyHandle)  // the multi handle is going away either way
+            _ = kfeed_curl_multi_remove_handle(handle, easyHandle)  // the multi handle is going away either way
             transfer.continuation.resume(throwing: Self.stoppedError(transfer.easy))
         }
         active.removeAll()
-        _ = curl_multi_cleanup(handle)  // nothing is attached any more; a failure here has no one to report to
+        _ = kfeed_curl_multi_cleanup(handle)  // nothing is attached any more; a failure here has no one to report to
     }
 
     private func add(_ transfer: Transfer) {
@@ -145,7 +145,7 @@ final class CurlMulti: @unchecked Sendable {
             transfer.continuation.resume(throwing: CancellationError())
             return
         }
-        let code = curl_multi_add_handle(handle, transfer.easy.handle)
+        let code = kfeed_curl_multi_add_handle(handle, transfer.easy.handle)
         guard code == CURLM_OK else {
             transfer.continuation.resume(
                 throwing: Self.multiError(code, operation: "curl_multi_add_handle", easy: transfer.easy)
@@ -157,17 +157,17 @@ final class CurlMulti: @unchecked Sendable {
 
     private func abort(_ easy: CurlEasy) {
         guard let transfer = active.removeValue(forKey: easy.handle) else { return }  // finished or never started
-        _ = curl_multi_remove_handle(handle, easy.handle)  // the transfer is abandoned whatever this returns
+        _ = kfeed_curl_multi_remove_handle(handle, easy.handle)  // the transfer is abandoned whatever this returns
         transfer.continuation.resume(throwing: CancellationError())
     }
 
     private func collectFinished() {
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(handle, &remaining) {
+        while let message = kfeed_curl_multi_info_read(handle, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easyHandle = message.pointee.easy_handle else { continue }
             let result = message.pointee.data.result  // read before removing: that frees the message
             guard let transfer = active.removeValue(forKey: easyHandle) else { continue }
-            let removeCode = curl_multi_remove_handle(handle, easyHandle)
+            let removeCode = kfeed_curl_multi_remove_handle(handle, easyHandle)
             guard removeCode == CURLM_OK else {
                 transfer.continuation.resume(
                     throwing: Self.multiError(removeCode, operation: "curl_multi_remove_handle", easy: transfer.easy)
@@ -180,14 +180,15 @@ final class CurlMulti: @unchecked Sendable {
 
     private func failAll(with code: CURLMcode, operation: String) {
         for (easyHandle, transfer) in active {
-            _ = curl_multi_remove_handle(handle, easyHandle)  // already failing; the first error is the one to report
+            // Already failing: the first error is the one to report.
+            _ = kfeed_curl_multi_remove_handle(handle, easyHandle)
             transfer.continuation.resume(throwing: Self.multiError(code, operation: operation, easy: transfer.easy))
         }
         active.removeAll()
     }
 
     private static func multiError(_ code: CURLMcode, operation: String, easy: CurlEasy) -> KFeedError {
-        let text = String(cString: curl_multi_strerror(code))
+        let text = String(cString: kfeed_curl_multi_strerror(code))
         return KFeedError(
             .transport,
             "libcurl's transfer driver failed while fetching \(easy.hostDescription) (\(operation): \(text)); retry later",

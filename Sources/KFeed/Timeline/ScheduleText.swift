@@ -16,19 +16,15 @@ public struct ScheduleText: Sendable {
 
     /// `2026-11-22 09:00 +09:00` in the formatter's zone.
     public func localTime(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         let offset = timeZone.secondsFromGMT(for: date)
+        let local = Int64((date.timeIntervalSince1970).rounded(.down)) + Int64(offset)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let minuteOfDay = Int(local - days * 86_400) / 60
+        let (year, month, day) = InstantFormat.civil(fromDays: days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let sign = offset < 0 ? "-" : "+"
-        let hours = abs(offset) / 3_600
-        let minutes = abs(offset) % 3_600 / 60
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
-            + " \(sign)\(two(hours)):\(two(minutes))"
+        return "\(year)-\(two(month))-\(two(day)) \(two(minuteOfDay / 60)):\(two(minuteOfDay % 60))"
+            + " \(sign)\(two(abs(offset) / 3_600)):\(two(abs(offset) % 3_600 / 60))"
     }
 
     /// The whole schedule, one string per line.
