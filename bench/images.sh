@@ -5,7 +5,7 @@
 # Needs root for apt on a fresh machine. Builds kfeed-bench in release with its own scratch path.
 # All three tools process the same photos with two workers (both cores busy) and the same centre crop:
 #   kfeed  one process, 2 workers pulling from a shared queue (largest file first), decodes gated by
-#          ImageDecodeBudget; MALLOC_MMAP_THRESHOLD_=1 MiB so glibc returns freed decode buffers to the OS
+#          ImageDecodeBudget; glibc returns freed decode buffers to the OS (JPEGThumbnailer.releaseLargeBuffersPromptly)
 #   vips   two vipsthumbnail processes (VIPS_CONCURRENCY=1), files split by size (largest first, alternating)
 #   floor  djpeg -scale M/8 -outfile /dev/null, two at a time; M/8 = the smallest fast scale still covering the target
 # Reported: median wall and CPU seconds, peak RSS (kfeed: the process; vips: sum of its two processes' peaks;
@@ -42,7 +42,7 @@ for size in $SIZES; do
   for run in $(seq 1 "$RUNS"); do
     out="$WORK/$size"; rm -rf "$out"; mkdir -p "$out/kfeed" "$out/vips"
     # kfeed
-    MALLOC_MMAP_THRESHOLD_=1048576 /usr/bin/time -f "$TIMEFMT" -o "$WORK/t.kfeed" "$BIN" images --size "$size" ${OVERSAMPLING:+--oversampling $OVERSAMPLING} \
+    /usr/bin/time -f "$TIMEFMT" -o "$WORK/t.kfeed" "$BIN" images --size "$size" ${OVERSAMPLING:+--oversampling $OVERSAMPLING} \
       --out "$out/kfeed" $(cat "$WORK/files.txt") >/dev/null
     echo "kfeed $size $(cat "$WORK/t.kfeed")" >> "$WORK/results.txt"
     # vipsthumbnail: two single-threaded processes

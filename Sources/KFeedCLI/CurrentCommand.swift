@@ -44,13 +44,7 @@ struct CurrentCommand: AsyncParsableCommand {
         entry.author.avatar = entry.author.avatar.map(reader.absolutePath)
         switch field {
         case .none:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(InstantFormat.string(from: date))
-            }
-            FileHandle.standardOutput.write(try encoder.encode(entry))
+            FileHandle.standardOutput.write(try InstantFormat.jsonEncoder().encode(entry))
             print()
         case .image: print(entry.image ?? "")
         case .avatar: print(entry.author.avatar ?? "")

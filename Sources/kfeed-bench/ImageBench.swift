@@ -69,6 +69,7 @@ enum ImageBench {
         }
         guard let output = options.output else { throw BenchError("--out DIR is required") }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        JPEGThumbnailer.releaseLargeBuffersPromptly()  // as ImageFetcher does in a refresh
         let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
         let budget = ImageDecodeBudget()
         let queue = Queue(count: options.files.count)

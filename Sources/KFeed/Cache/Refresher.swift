@@ -281,27 +281,10 @@ public struct Refresher: Sendable {
     }
 
     private func write(_ state: RefreshState) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(InstantFormat.string(from: date))
-        }
-        try cache.write(try encoder.encode(state), to: "state.json")
+        try cache.write(try InstantFormat.jsonEncoder().encode(state), to: "state.json")
     }
 
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = InstantFormat.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an instant: \(text)")
-            }
-            return date
-        }
-        return decoder
-    }()
+    private static let decoder = InstantFormat.jsonDecoder()
 
     /// Every file a manifest names, relative to the directory.
     static func files(of manifest: Manifest) -> Set<String> {

@@ -52,6 +52,7 @@ public struct ImageFetcher: Sendable {
         decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        JPEGThumbnailer.releaseLargeBuffersPromptly()
         self.transport = transport
         self.thumbnailer = thumbnailer
         self.budget = ImageDecodeBudget()

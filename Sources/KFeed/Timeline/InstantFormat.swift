@@ -62,6 +62,34 @@ public enum InstantFormat {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// A JSON encoder writing instants as `InstantFormat` strings, pretty-printed with sorted keys (the cache's files).
+    public static func jsonEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(string(from: date))
+        }
+        return encoder
+    }
+
+    /// A JSON decoder reading instants written by `jsonEncoder()` (or any ISO 8601 instant with a zone).
+    public static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let instant = date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "not an ISO 8601 instant: \(text)"
+                )
+            }
+            return instant
+        }
+        return decoder
+    }
+
     // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days-from-civil algorithms)
 
     static func days(fromYear year: Int, month: Int, day: Int) -> Int64 {

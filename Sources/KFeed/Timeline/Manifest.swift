@@ -222,30 +222,12 @@ public struct Manifest: Codable, Sendable, Hashable {
 
     /// The manifest as pretty-printed JSON with UTC instants.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(InstantFormat.string(from: date))
-        }
-        return try encoder.encode(self)
+        try InstantFormat.jsonEncoder().encode(self)
     }
 
     /// Reads a manifest.
     /// - Throws: `DecodingError` when the data is not a schema-1 manifest.
     public static func decode(_ data: Data) throws -> Manifest {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = InstantFormat.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container,
-                    debugDescription: "not an ISO 8601 instant: \(text)"
-                )
-            }
-            return date
-        }
-        return try decoder.decode(Manifest.self, from: data)
+        try InstantFormat.jsonDecoder().decode(Manifest.self, from: data)
     }
 }
