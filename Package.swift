@@ -23,7 +23,13 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
-        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"]),
+        .target(
+            name: "KFeed",
+            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"],
+            // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion) are ~30×
+            // slower, and the tests decode hundreds of images.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
         .target(
             name: "KFeedCLI",
             dependencies: ["KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]

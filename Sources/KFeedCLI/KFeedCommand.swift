@@ -8,7 +8,9 @@ public struct KFeedCommand: AsyncParsableCommand {
         commandName: "kfeed",
         abstract: "Turn an X recent search into an hourly picture timeline for widgets and displays.",
         version: KFeedVersion.version,
-        subcommands: [TimelineCommand.self, RefreshCommand.self, CurrentCommand.self, QueryCommand.self]
+        subcommands: [
+            TimelineCommand.self, RefreshCommand.self, CurrentCommand.self, QueryCommand.self, PreviewCommand.self,
+        ]
     )
 
     public init() {}

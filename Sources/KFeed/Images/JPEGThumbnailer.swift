@@ -77,7 +77,9 @@ public struct JPEGThumbnailer: Sendable {
         }
     }
 
-    /// Like ``thumbnail(of:size:)``, but first reserves the decode's working memory in `budget`.
+    /// Like ``thumbnail(of:size:)``, but first reserves the decode's working memory in `budget`, and decodes on a
+    /// thread of its own: CPU-bound work must not hold one of the cooperative pool's threads (two on a 2-core
+    /// machine), or every other task — transfers finishing, a test's server — waits behind it.
     public func thumbnail(
         of jpeg: Data,
         size: ImageSize,
@@ -87,7 +89,13 @@ public struct JPEGThumbnailer: Sendable {
     {
         let cost = try memoryCost(of: jpeg, size: size)
         await budget.reserve(cost)
-        let result = Result { () throws(ImageFailure) -> Data in try thumbnail(of: jpeg, size: size) }
+        let result = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { () throws(ImageFailure) -> Data in try thumbnail(of: jpeg, size: size) }
+                )
+            }
+        }
         await budget.release(cost)
         return try result.get()
     }
