@@ -371,4 +371,17 @@ struct SearchResultsTests {
     func usernameValidation(username: String, isValid: Bool) {
         #expect(User.isValidUsername(username) == isValid)
     }
+
+    @Test(arguments: [
+        ("Rock &amp; roll &lt;3 &gt;_&lt;", "Rock & roll <3 >_<"),
+        ("&amp;lt;b&amp;gt; stays escaped once", "&lt;b&gt; stays escaped once"),
+        ("AT&T &copy; & &amp", "AT&T &copy; & &amp"),
+        ("no entities 💜", "no entities 💜"),
+    ])
+    func postTextHasXsHTMLEntitiesDecodedOnce(wire: String, expected: String) throws {
+        let body = #"{"data":[{"id":"1","text":"\#(wire)"}]}"#
+        var results = SearchResults()
+        try results.append(responseBody: Data(body.utf8))
+        #expect(results.posts.first?.text == expected)
+    }
 }

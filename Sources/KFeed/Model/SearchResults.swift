@@ -77,7 +77,7 @@ public struct SearchResults: Sendable {
             posts.append(
                 Post(
                     id: wire.id,
-                    text: wire.text ?? "",
+                    text: Self.unescapingEntities(wire.text ?? ""),
                     authorID: wire.authorID,
                     createdAt: wire.createdAt.flatMap(InstantFormat.date(from:)),
                     isPossiblySensitive: wire.possiblySensitive ?? false,
@@ -93,6 +93,28 @@ public struct SearchResults: Sendable {
                 resourceID: $0.resourceID
             )
         }
+    }
+
+    /// X sends post text with `&`, `<` and `>` escaped as `&amp;`, `&lt;` and `&gt;`; this undoes exactly those,
+    /// in one pass (so `&amp;lt;` becomes `&lt;`). Whoever shows the text escapes it for its own medium.
+    static func unescapingEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            rest = rest[ampersand...]
+            if let (entity, character) = [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")].first(where: {
+                rest.hasPrefix($0.0)
+            }) {
+                result += character
+                rest = rest.dropFirst(entity.count)
+            } else {
+                result += "&"
+                rest = rest.dropFirst()
+            }
+        }
+        return result + rest
     }
 
     /// Every post joined with its author and media, in API order.
