@@ -41,7 +41,7 @@ struct TimelineCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(try manifest.jsonData())
             print()
         } else {
-            for line in ScheduleText(timeZone: .current, now: settings.now).lines(for: manifest) { print(line) }
+            for line in ScheduleText.systemLocal(now: settings.now).lines(for: manifest) { print(line) }
         }
     }
 }

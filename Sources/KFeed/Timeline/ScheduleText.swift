@@ -1,22 +1,39 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The human-readable schedule: a header (query, policy, reload date), then one line per entry.
 /// Times print in `timeZone` with their offset, so the repeated hour at a daylight-saving change reads as two lines.
 public struct ScheduleText: Sendable {
-    /// The zone times print in (the reader's local zone).
-    public var timeZone: TimeZone
+    /// The UTC offset, in seconds, of the zone times print in, at a given instant.
+    public var offset: @Sendable (Date) -> Int
     /// The instant that decides which entry is current and how long ago/until things are; nil to leave it out.
     public var now: Date?
 
     /// Creates a formatter.
     public init(timeZone: TimeZone, now: Date? = nil) {
-        self.timeZone = timeZone
+        self.offset = { timeZone.secondsFromGMT(for: $0) }
         self.now = now
+    }
+
+    /// A formatter for the process's local zone (`TZ`, else `/etc/localtime`), read through the C library's
+    /// `localtime_r` rather than ICU, whose zone data costs more start-up time than printing a whole schedule.
+    public static func systemLocal(now: Date? = nil) -> ScheduleText {
+        var text = ScheduleText(timeZone: .gmt, now: now)
+        text.offset = { date in
+            var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+            var parts = tm()
+            guard localtime_r(&seconds, &parts) != nil else { return 0 }
+            return Int(parts.tm_gmtoff)
+        }
+        return text
     }
 
     /// `2026-11-22 09:00 +09:00` in the formatter's zone.
     public func localTime(_ date: Date) -> String {
-        let offset = timeZone.secondsFromGMT(for: date)
+        let offset = self.offset(date)
         let local = Int64((date.timeIntervalSince1970).rounded(.down)) + Int64(offset)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let minuteOfDay = Int(local - days * 86_400) / 60
