@@ -43,7 +43,9 @@ public enum ImageRendition {
                 return rendition.name
             }
         }
-        return "orig"
+        // Nothing covers the target: the original is the best there is, and the smallest rendition that does not
+        // downscale it is that original.
+        return photoRenditions.first { $0.fits >= max(width, height) }?.name ?? "orig"
     }
 
     /// The URLs to try for an avatar: `_400x400`, `_bigger`, `_normal` (X's `profile_image_url` is `_normal`).
