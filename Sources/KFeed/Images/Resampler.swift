@@ -135,7 +135,14 @@ struct Resampler: Sendable {
                             sum += columnWeights[columnBase + index] * rowBuffer[left + index]
                         }
                         let clamped = sum.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-                        let pixel = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(clamped, rounding: .towardZero))
+                        // Lane by lane: the generic `SIMD4<Int32>(_:rounding:)` is not specialized and cost more
+                        // than the filter itself. The sum started at 0.5, so truncation rounds.
+                        let pixel = SIMD4<UInt8>(
+                            UInt8(clamped[0]),
+                            UInt8(clamped[1]),
+                            UInt8(clamped[2]),
+                            UInt8(clamped[3])
+                        )
                         destinationBase.storeBytes(of: pixel, toByteOffset: offset, as: SIMD4<UInt8>.self)
                         offset += xStep
                     }
