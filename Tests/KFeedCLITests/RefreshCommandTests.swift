@@ -60,6 +60,36 @@ struct RefreshCommandTests {
         #expect(due.status == 66)  // due now: it asks, and the missing replay answers nothing
     }
 
+    @Test func aTimeZoneChangeBetweenRunsChangesNoInstantAndNothingIsDueEarly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let replay = try Self.replay(in: directory.url)
+        let cache = directory.url.appendingPathComponent("cache")
+        // Made in Seoul at 09:00Z; the four entries end at 12:00Z whatever zone reads them.
+        let first = try await KFeedProcess.run(
+            ["refresh", "--replay", replay.path, "--cache", cache.path, "--now", "2026-11-22T18:00:00+09:00"],
+            environment: ["TZ": "Asia/Seoul"]
+        )
+        #expect(first.status == 0)
+        let manifest = try String(contentsOf: cache.appendingPathComponent("timeline.json"), encoding: .utf8)
+        #expect(manifest.contains("\"reload_after\" : \"2026-11-22T12:00:00Z\""))
+        // The machine moves to New York, which also leaves summer time on another date: 06:59 local is 11:59Z.
+        for zone in ["America/New_York", "Europe/Berlin", "UTC"] {
+            let idle = try await KFeedProcess.run(
+                ["refresh", "--replay", replay.path, "--cache", cache.path, "--now", "2026-11-22T06:59:59-05:00"],
+                environment: ["TZ": zone]
+            )
+            #expect(idle.status == 0)
+            #expect(try String(contentsOf: cache.appendingPathComponent("timeline.json"), encoding: .utf8) == manifest)
+        }
+        let due = try await KFeedProcess.run(
+            ["refresh", "--replay", replay.path, "--cache", cache.path, "--now", "2026-11-22T07:00:00-05:00", "-v"],
+            environment: ["TZ": "America/New_York"]
+        )
+        #expect(due.status == 0)
+        #expect(due.stderr.contains("refreshed"))
+    }
+
     @Test func failureIsOneLineAndTheCodeAndIsRecordedInState() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
