@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images format
+.PHONY: demo test bench bench-transport bench-images bench-cli format
 
 demo:
 	bash scripts/demo.sh
@@ -7,13 +7,16 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images
+bench: bench-transport bench-images bench-cli
 
 bench-transport:
 	bash bench/transport.sh
 
 bench-images:
 	bash bench/images.sh
+
+bench-cli:
+	bash bench/cli.sh
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests
