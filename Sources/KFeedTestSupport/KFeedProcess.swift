@@ -1,4 +1,5 @@
 public import Foundation
+import KFeed
 
 /// Runs the built `kfeed` binary, as a user would, and captures what it printed.
 public struct KFeedProcess: Sendable {
@@ -108,5 +109,25 @@ public struct TemporaryDirectory: Sendable {
     /// Removes the directory and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+extension KFeedProcess {
+    /// A cache refreshed by the built `kfeed` from the bundled sample replay at 2026-11-22T09:00:00Z: `entries`
+    /// entries an hour apart (with 6, entry 4 — 13:00Z — is the sample's "not a JPEG" placeholder).
+    /// - Parameter entries: the timeline length.
+    /// - Returns: the cache directory; the caller removes it.
+    /// - Throws: when the process cannot be started, or the refresh fails.
+    public static func sampleCache(entries: Int = 6) async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let result = try await run([
+            "refresh", "--replay", Fixture.replay("sample").path, "--cache", directory.url.path,
+            "--now", "2026-11-22T09:00:00Z", "--entries", String(entries),
+        ])
+        guard result.status == 0 else {
+            directory.remove()
+            throw KFeedError(.io, "the sample refresh failed (\(result.status)): \(result.stderr)")
+        }
+        return directory
     }
 }

@@ -6,19 +6,9 @@ import Testing
 /// `kfeed current` and `kfeed timeline` on a warm cache: what a widget, a display script or a person reads.
 @Suite(.timeLimit(.minutes(3)))
 struct CurrentCommandTests {
-    /// A cache refreshed from the sample replay at 09:00Z, 24 entries an hour apart.
-    private static func warmCache() async throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        let result = try await KFeedProcess.run([
-            "refresh", "--replay", Fixture.replay("sample").path, "--cache", directory.url.path,
-            "--now", "2026-11-22T09:00:00Z", "--entries", "6",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        return directory
-    }
 
     @Test func currentPrintsTheEntryCoveringNowWithAbsolutePaths() async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let result = try await KFeedProcess.run([
             "current", "--cache", cache.url.path, "--now", "2026-11-22T10:30:00+01:00",
@@ -40,7 +30,7 @@ struct CurrentCommandTests {
         ("image", "2026-11-22T13:00:00Z", "/placeholder-340x340.jpg"),
     ])
     func fieldPrintsOneValue(field: String, now: String, expected: String) async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let result = try await KFeedProcess.run(["current", "--cache", cache.url.path, "--now", now, "--field", field])
         #expect(result.status == 0)
@@ -49,7 +39,7 @@ struct CurrentCommandTests {
 
     @Test(arguments: ["2026-11-22T08:59:59Z", "2026-11-22T15:00:00Z"])
     func noEntryCoveringTheTimeExits69(now: String) async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let result = try await KFeedProcess.run(["current", "--cache", cache.url.path, "--now", now])
         #expect(result.status == 69)
@@ -66,7 +56,7 @@ struct CurrentCommandTests {
     }
 
     @Test func timelineReadsTheCacheWithAgesTheCurrentEntryAndPlaceholders() async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let result = try await KFeedProcess.run([
             "timeline", "--cache", cache.url.path, "--now", "2026-11-22T12:10:00Z",

@@ -12,16 +12,6 @@ import Testing
 /// `kfeed preview` on a warm cache, then the page in a real browser (headless Chromium) loaded from `file://`.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct PreviewCommandTests {
-    /// A cache refreshed from the sample replay at 09:00Z: 6 entries an hour apart, entry 4 a placeholder.
-    private static func warmCache() async throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        let result = try await KFeedProcess.run([
-            "refresh", "--replay", Fixture.replay("sample").path, "--cache", directory.url.path,
-            "--now", "2026-11-22T09:00:00Z", "--entries", "6",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        return directory
-    }
 
     /// Runs `kfeed preview` and returns the page's path as printed.
     private static func preview(
@@ -41,7 +31,7 @@ struct PreviewCommandTests {
     // MARK: - The command
 
     @Test func previewWritesTheFileAtomicallyWithMode0644AndPrintsItsPath() async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let path = try await Self.preview(cache, environment: ["TZ": "Asia/Seoul"])
         #expect(path == cache.url.appendingPathComponent("preview.html").path)
@@ -85,7 +75,7 @@ struct PreviewCommandTests {
         )
     )
     func chromiumShowsEveryCardWithEveryImageDecodedAndRunsNoScript() async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let path = try await Self.preview(cache)
         let manifest = try #require(try CacheReader(directory: cache.url).manifest())
@@ -148,7 +138,7 @@ struct PreviewCommandTests {
         )
     )
     func maliciousPostsShowAsTextAndRunNothingInChromium() async throws {
-        let cache = try await Self.warmCache()
+        let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let script = "<script>alert(1)</script>"
         let image = #""><img src=x onerror=alert(1)>"#
