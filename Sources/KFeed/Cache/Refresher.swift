@@ -155,13 +155,7 @@ public struct Refresher: Sendable {
         do {
             outcome = try await withDeadline { try await client.search(plan.query, for: plan.builder) }
         } catch let error as KFeedError {
-            state.recordFailure(error, now: now)
-            try? write(state)
-            events.append(
-                "refresh failed (\(error.code)): \(error.message); retry after \(state.retryAfter.map(InstantFormat.string) ?? "-")",
-                at: now
-            )
-            throw error
+            throw failure(error, state: &state, events: events, now: now)
         }
         state.rateLimit = outcome.rateLimit ?? state.rateLimit
         for skip in outcome.selection.skipped { log("post \(skip.postID) not used: \(skip.reason)") }
@@ -183,8 +177,14 @@ public struct Refresher: Sendable {
         }
 
         let planned = plan.builder.manifest(for: outcome.selection, query: plan.query, size: plan.size, now: now)
-        var (manifest, summary) = try await withDeadline { try await fillImages(of: planned) }
-        try commit(manifest)
+        let manifest: Manifest
+        var summary: Summary
+        do {
+            (manifest, summary) = try await withDeadline { try await fillImages(of: planned) }
+            try commit(manifest)
+        } catch let error as KFeedError {
+            throw failure(error, state: &state, events: events, now: now)
+        }
         state.recordSuccess(manifest, sinceID: outcome.results.posts.first?.id, rateLimit: outcome.rateLimit, now: now)
         try write(state)
         summary.removed = cache.sweep(keeping: Self.files(of: manifest).union(previous.map(Self.files) ?? []))
@@ -195,6 +195,21 @@ public struct Refresher: Sendable {
             at: now
         )
         return .refreshed(manifest, summary)
+    }
+
+    /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.
+    /// - Returns: the error, to throw.
+    private func failure(
+        _ error: KFeedError,
+        state: inout RefreshState,
+        events: EventLog,
+        now: Date
+    ) -> KFeedError {
+        state.recordFailure(error, now: now)
+        try? write(state)
+        let retry = state.retryAfter.map(InstantFormat.string) ?? "-"
+        events.append("refresh failed (\(error.code)): \(error.message); retry after \(retry)", at: now)
+        return error
     }
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
