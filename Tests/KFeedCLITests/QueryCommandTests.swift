@@ -35,7 +35,7 @@ struct QueryCommandTests {
         let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(text.hasPrefix("http://127.0.0.1:9/2/tweets/search/recent?query="))
         let url = try #require(URL(string: text))
-        #expect(ReplayTransportProbe.parameters(of: url)["query"] == raw)
+        #expect(ReplayTransport.parameters(of: url)["query"] == raw)
     }
 
     @Test func environmentSuppliesTheQueryAndFlagsWin() async throws {
@@ -61,18 +61,5 @@ struct QueryCommandTests {
             directory: directory.url
         )
         #expect(environmentWins.stdout.contains("query=aespa%20has%3Aimages&"))
-    }
-}
-
-/// Decodes a URL's query the way a server does: `%XX` only, `+` kept literal.
-enum ReplayTransportProbe {
-    static func parameters(of url: URL) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in (url.query(percentEncoded: true) ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let value = PercentEncoding.decode(parts[1]) else { continue }
-            result[String(parts[0])] = value
-        }
-        return result
     }
 }

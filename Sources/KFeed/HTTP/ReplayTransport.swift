@@ -49,6 +49,12 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try response(to: request)
+    }
+
+    /// The recorded answer to `request`, without suspending (the tests' loopback server answers from it too).
+    /// - Throws: `KFeedError` `.replay` when no route matches or its body cannot be read.
+    package func response(to request: HTTPRequest) throws -> HTTPResponse {
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let path = components?.path ?? ""
         let host = components?.host
@@ -82,7 +88,7 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     /// The request's query parameters, percent-decoded (`+` stays `+`).
-    static func parameters(of url: URL) -> [String: String] {
+    package static func parameters(of url: URL) -> [String: String] {
         guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
             return [:]
         }
