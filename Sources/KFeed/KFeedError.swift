@@ -6,7 +6,7 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case usage, configuration, unauthorized, rateLimited, usageCapped, transport, serverError
-            case apiResponse, replay, cacheUnwritable, io, lockHeld, image, noEntry
+            case apiResponse, replay, cacheUnwritable, io, lockHeld, noEntry
         }
         private let base: Base
 
@@ -34,8 +34,6 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
         public static let io = Code(base: .io)
         /// Another refresh holds the cache lock.
         public static let lockHeld = Code(base: .lockHeld)
-        /// An image could not be fetched, decoded or encoded.
-        public static let image = Code(base: .image)
         /// No timeline entry covers the requested instant.
         public static let noEntry = Code(base: .noEntry)
 
@@ -53,7 +51,6 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
             case .rateLimited, .usageCapped, .transport, .serverError, .lockHeld: 75
             case .unauthorized: 77
             case .configuration: 78
-            case .image: 65
             }
         }
     }

@@ -120,10 +120,6 @@ struct DotEnvTests {
         #expect(environment["EMPTY"] == "from-file")
         #expect(environment["BLANK"] == nil)
         #expect(environment["UNSET"] == nil)
-        #expect(!environment.isFromDotEnv("KFEED_SIZE"))
-        #expect(environment.isFromDotEnv("KFEED_QUERY"))
-        #expect(environment.isFromDotEnv("EMPTY"))
-        #expect(!environment.isFromDotEnv("UNSET"))
     }
 
     @Test func loadReadsDotEnvFromTheGivenDirectory() throws {

@@ -83,11 +83,6 @@ public struct Refresher: Sendable {
 
     // MARK: - Reading
 
-    /// The committed manifest, if there is a readable one.
-    public func manifest() -> Manifest? {
-        (try? CacheReader(directory: directory).manifest()) ?? nil
-    }
-
     /// The refresh state, if there is a readable one.
     public func state() -> RefreshState? {
         Self.state(in: cache)
@@ -97,19 +92,19 @@ public struct Refresher: Sendable {
         cache.read("state.json").flatMap { try? decoder.decode(RefreshState.self, from: $0) }
     }
 
-    /// Whether a refresh is due at `now`, and if not, until when (nil: never without `--force`).
-    public func dueness(at now: Date) -> (isDue: Bool, until: Date?) {
-        Self.dueness(manifest: manifest(), state: state(), plan: plan, now: now)
-    }
-
-    /// Whether a refresh of `directory` is due at `now`, reading only (no token, no transport, nothing written).
+    /// Whether a refresh of `directory` is due at `now`, and if not, until when (nil: never without `--force`).
+    /// Reads only: no token, no transport, nothing written.
     public static func dueness(in directory: URL, plan: Plan, now: Date) -> (isDue: Bool, until: Date?) {
         dueness(
-            manifest: (try? CacheReader(directory: directory).manifest()) ?? nil,
+            manifest: committedManifest(in: directory),
             state: state(in: CacheDirectory(url: directory)),
             plan: plan,
             now: now
         )
+    }
+
+    private static func committedManifest(in directory: URL) -> Manifest? {
+        (try? CacheReader(directory: directory).manifest()) ?? nil
     }
 
     static func dueness(manifest: Manifest?, state: RefreshState?, plan: Plan, now: Date) -> (isDue: Bool, until: Date?)
@@ -136,7 +131,7 @@ public struct Refresher: Sendable {
     ///   is untouched in every case.
     public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
         if !force {
-            let due = dueness(at: now)
+            let due = Self.dueness(in: directory, plan: plan, now: now)
             if !due.isDue { return .notDue(until: due.until) }
         }
         try cache.prepare()
@@ -144,7 +139,7 @@ public struct Refresher: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let events = EventLog(directory: cache)
         var state = self.state() ?? RefreshState()
-        let previous = manifest()
+        let previous = Self.committedManifest(in: directory)
         if !force {
             // Another run may have committed while this one waited for nothing: decide again under the lock.
             let due = Self.dueness(manifest: previous, state: state, plan: plan, now: now)

@@ -103,9 +103,4 @@ public struct SettingsEnvironment: Sendable {
         if let value = dotEnv?.values[name], !value.isEmpty { return value }
         return nil
     }
-
-    /// Whether `name` came from `.env` rather than the process.
-    public func isFromDotEnv(_ name: String) -> Bool {
-        (process[name] ?? "").isEmpty && dotEnv?.values[name] != nil
-    }
 }
