@@ -25,12 +25,10 @@ struct CurrentCommand: AsyncParsableCommand {
     var field: Field?
 
     func run() async throws {
-        let environment = try SettingsEnvironment.load()
-        let settings = try options.settings(environment: environment)
-        let reader = Feed(settings: settings, environment: environment).reader()
-        guard let manifest = try reader.manifest() else {
-            throw KFeedError(.noEntry, "no timeline in \(reader.directory.path) yet: run kfeed refresh")
-        }
+        let feed = try options.feed()
+        let settings = feed.settings
+        let reader = feed.reader()
+        let manifest = try feed.committedManifest()
         guard let index = manifest.currentEntryIndex(at: settings.now) else {
             throw KFeedError(
                 .noEntry,

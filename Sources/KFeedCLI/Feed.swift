@@ -54,6 +54,16 @@ struct Feed {
         Refresher.dueness(in: cacheDirectory, plan: plan, now: settings.now)
     }
 
+    /// The committed timeline, for commands that only read it.
+    /// - Throws: `KFeedError` `.noEntry` (69) when the cache holds none yet.
+    func committedManifest() throws -> Manifest {
+        let reader = self.reader()
+        guard let manifest = try reader.manifest() else {
+            throw KFeedError(.noEntry, "no timeline in \(reader.directory.path) yet: run kfeed refresh")
+        }
+        return manifest
+    }
+
     /// A refresher that only reads (for `current` and `timeline` on a warm cache): no token, no transport.
     func reader() -> CacheReader {
         CacheReader(directory: cacheDirectory)

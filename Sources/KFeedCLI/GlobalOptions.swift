@@ -32,8 +32,15 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("When widgets reload: atEnd, never, after:DATE or after:DURATION.", valueName: "p"))
     var policy: String = "atEnd"
 
-    @Option(help: ArgumentHelp("Image size: small, medium, large or WxH.", valueName: "s"))
-    var size: String?
+    @Option(
+        help: ArgumentHelp("Image size: small, medium, large or WxH.", valueName: "s"),
+        transform: { text in
+            do { return try ImageSize(parsing: text) } catch let error as KFeedError {
+                throw ValidationError(error.message)
+            }
+        }
+    )
+    var size: ImageSize?
 
     @Option(name: .customLong("api-base"), help: ArgumentHelp("The API host.", valueName: "url"))
     var apiBase: String?
@@ -76,12 +83,14 @@ struct GlobalOptions: ParsableArguments {
     func validate() throws {
         guard (1...100).contains(entries) else { throw ValidationError("--entries must be 1…100, not \(entries)") }
         guard (1...10).contains(pages) else { throw ValidationError("--pages must be 1…10, not \(pages)") }
-        if let size {
-            do { _ = try ImageSize(parsing: size) } catch let error as KFeedError {
-                throw ValidationError("--size: \(error.message)")
-            }
-        }
         if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
+    }
+
+    /// Reads the environment and `./.env`, resolves the settings, and assembles the library's pieces from them.
+    /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`, invalid values or queries.
+    func feed() throws -> Feed {
+        let environment = try SettingsEnvironment.load()
+        return Feed(settings: try settings(environment: environment), environment: environment)
     }
 
     /// Resolves flags, environment and `.env` into settings.
@@ -112,8 +121,8 @@ struct GlobalOptions: ParsableArguments {
         }
 
         let size: ImageSize
-        if let text = self.size {
-            size = try ImageSize(parsing: text)
+        if let flag = self.size {
+            size = flag
         } else if let text = environment["KFEED_SIZE"] {
             do { size = try ImageSize(parsing: text) } catch let error as KFeedError {
                 throw KFeedError(.configuration, "KFEED_SIZE: \(error.message)")

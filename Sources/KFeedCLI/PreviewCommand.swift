@@ -16,13 +16,8 @@ struct PreviewCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let environment = try SettingsEnvironment.load()
-        let settings = try options.settings(environment: environment)
-        let reader = Feed(settings: settings, environment: environment).reader()
-        guard let manifest = try reader.manifest() else {
-            throw KFeedError(.noEntry, "no timeline in \(reader.directory.path) yet: run kfeed refresh")
-        }
-        let page = PreviewPage(manifest: manifest, now: settings.now, timeZone: .current)
-        print(try reader.writePreview(page).path)
+        let feed = try options.feed()
+        let page = PreviewPage(manifest: try feed.committedManifest(), now: feed.settings.now, timeZone: .current)
+        print(try feed.reader().writePreview(page).path)
     }
 }

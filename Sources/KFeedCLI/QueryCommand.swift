@@ -12,7 +12,7 @@ struct QueryCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let settings = try options.settings(environment: try SettingsEnvironment.load())
+        let settings = try options.feed().settings
         let request = RecentSearchRequest(
             query: settings.query,
             maxResults: RecentSearchRequest.pageSize(forEntries: settings.builder.entryCount)

@@ -18,9 +18,8 @@ struct RefreshCommand: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
-        let environment = try SettingsEnvironment.load()
-        let settings = try options.settings(environment: environment)
-        let feed = Feed(settings: settings, environment: environment)
+        let feed = try options.feed()
+        let settings = feed.settings
         if !force {
             // Decide due-ness before building anything that needs a token or a transport.
             let due = feed.dueness()

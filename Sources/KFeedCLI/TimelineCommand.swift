@@ -23,9 +23,8 @@ struct TimelineCommand: AsyncParsableCommand {
     var refresh = false
 
     func run() async throws {
-        let environment = try SettingsEnvironment.load()
-        let settings = try options.settings(environment: environment)
-        let feed = Feed(settings: settings, environment: environment)
+        let feed = try options.feed()
+        let settings = feed.settings
         var manifest = try feed.reader().manifest()
         if manifest == nil || refresh || settings.replay != nil {
             if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
