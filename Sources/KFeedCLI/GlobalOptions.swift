@@ -95,14 +95,14 @@ struct GlobalOptions: ParsableArguments {
 
     /// Resolves flags, environment and `.env` into settings.
     /// - Throws: `KFeedError` with code `.configuration` for invalid environment values or queries.
-    func settings(environment: SettingsEnvironment, clock: () -> Date = Date.init) throws -> Settings {
+    func settings(environment: SettingsEnvironment) throws -> Settings {
         let now =
             try self.now ?? environment["KFEED_NOW"].map { text in
                 guard let date = InstantFormat.date(from: text) else {
                     throw KFeedError(.configuration, "KFEED_NOW '\(text)' is not an ISO 8601 date with a zone")
                 }
                 return date
-            } ?? Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
+            } ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
 
         let query: RecentSearchQuery
         if let raw = self.query ?? (contexts.isEmpty ? environment["KFEED_QUERY"] : nil) {

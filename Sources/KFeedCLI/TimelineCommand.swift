@@ -30,8 +30,11 @@ struct TimelineCommand: AsyncParsableCommand {
             if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
                 Console.info("no timeline in \(feed.cacheDirectory.path) yet; refreshing first")
             }
-            _ = try await feed.refresher().refresh(now: settings.now, force: true)
-            manifest = try feed.reader().manifest()
+            if case .refreshed(let committed, _) = try await feed.refresher().refresh(now: settings.now, force: true) {
+                manifest = committed
+            } else {
+                manifest = try feed.reader().manifest()  // no usable post: the last good timeline, or an empty one
+            }
         }
         guard let manifest else {
             throw KFeedError(.cacheUnwritable, "no timeline could be written to \(feed.cacheDirectory.path)")

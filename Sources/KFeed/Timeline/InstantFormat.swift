@@ -9,13 +9,11 @@ public enum InstantFormat {
     public static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
         let seconds = milliseconds.floorDivided(by: 1_000)
-        let days = seconds.floorDivided(by: 86_400)
-        let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, day) = civil(fromDays: days)
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3_600, 2)):"
-        text += "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        let time = fields(ofSeconds: seconds)
+        var text = "\(padded(time.year, 4))-\(padded(time.month))-\(padded(time.day))T\(padded(time.hour)):"
+        text += "\(padded(time.minute)):\(padded(time.second))"
         let fraction = Int(milliseconds - seconds * 1_000)
-        if fraction != 0 { text += ".\(pad(fraction, 3))" }
+        if fraction != 0 { text += ".\(padded(fraction, 3))" }
         return text + "Z"
     }
 
@@ -101,6 +99,24 @@ public enum InstantFormat {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The calendar fields of `seconds` since 1970-01-01T00:00 (any zone offset already added).
+    static func fields(
+        ofSeconds seconds: Int64
+    ) -> (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    ) {
+        let days = seconds.floorDivided(by: 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return (year, month, day, secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    static func padded(_ value: Int, _ width: Int = 2) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
     static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -133,11 +149,6 @@ public enum InstantFormat {
             value = value * 10 + digit
         }
         return value
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }
 

@@ -34,13 +34,10 @@ public struct ScheduleText: Sendable {
     /// `2026-11-22 09:00 +09:00` in the formatter's zone.
     public func localTime(_ date: Date) -> String {
         let offset = self.offset(date)
-        let local = Int64((date.timeIntervalSince1970).rounded(.down)) + Int64(offset)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let minuteOfDay = Int(local - days * 86_400) / 60
-        let (year, month, day) = InstantFormat.civil(fromDays: days)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let local = InstantFormat.fields(ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset))
+        let two = { InstantFormat.padded($0) }
         let sign = offset < 0 ? "-" : "+"
-        return "\(year)-\(two(month))-\(two(day)) \(two(minuteOfDay / 60)):\(two(minuteOfDay % 60))"
+        return "\(local.year)-\(two(local.month))-\(two(local.day)) \(two(local.hour)):\(two(local.minute))"
             + " \(sign)\(two(abs(offset) / 3_600)):\(two(abs(offset) % 3_600 / 60))"
     }
 

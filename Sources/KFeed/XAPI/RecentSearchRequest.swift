@@ -57,6 +57,8 @@ public struct RecentSearchRequest: Sendable, Hashable {
 
 /// Strict percent-encoding for query values (RFC 3986 unreserved characters and `,` stay literal).
 public enum PercentEncoding {
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
     /// Encodes every byte of `value`'s UTF-8 form except `A-Z a-z 0-9 - . _ ~ ,`.
     public static func encode(_ value: String) -> String {
         var result = ""
@@ -68,7 +70,9 @@ public enum PercentEncoding {
                 UInt8(ascii: "~"), UInt8(ascii: ","):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                result.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return result
@@ -98,11 +102,5 @@ public enum PercentEncoding {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
