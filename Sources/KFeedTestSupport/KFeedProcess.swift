@@ -95,23 +95,6 @@ public struct KFeedProcess: Sendable {
     }
 }
 
-/// A fresh, UUID-named directory under the system's temporary directory, removed by `remove()`.
-public struct TemporaryDirectory: Sendable {
-    /// The directory.
-    public let url: URL
-
-    /// Creates the directory.
-    public init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Removes the directory and everything in it.
-    public func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 extension KFeedProcess {
     /// A cache refreshed by the built `kfeed` from the bundled sample replay at 2026-11-22T09:00:00Z: `entries`
     /// entries an hour apart (with 6, entry 4 — 13:00Z — is the sample's "not a JPEG" placeholder).
