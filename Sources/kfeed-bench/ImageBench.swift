@@ -1,7 +1,7 @@
 import Foundation
 import KFeed
 
-/// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] files…` downscales every
+/// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] [--budget-mib N] files…` downscales every
 /// file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
 /// `DIR/<name>.jpg`. `kfeed-bench images --size S --floor-scales files…` prints `M file` per file instead: the
 /// smallest fast DCT scale M/8 still covering the target, for the `djpeg -scale M/8` decode floor.
@@ -12,6 +12,7 @@ enum ImageBench {
         var workers = 2
         var oversampling = 2.0
         var floorScales = false
+        var budgetMiB: Int?
         var files: [URL] = []
 
         init(_ arguments: [String]) throws {
@@ -32,6 +33,9 @@ enum ImageBench {
                         throw BenchError("bad --oversampling")
                     }
                     oversampling = factor
+                case "--budget-mib":
+                    guard let mib = Int(try value(argument)), mib > 0 else { throw BenchError("bad --budget-mib") }
+                    budgetMiB = mib
                 case "--floor-scales": floorScales = true
                 default: files.append(URL(fileURLWithPath: argument))
                 }
@@ -71,7 +75,7 @@ enum ImageBench {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         JPEGThumbnailer.releaseLargeBuffersPromptly()  // as ImageFetcher does in a refresh
         let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
-        let budget = ImageDecodeBudget()
+        let budget = options.budgetMiB.map { ImageDecodeBudget(capacity: $0 << 20) } ?? ImageDecodeBudget()
         let queue = Queue(count: options.files.count)
         // Largest first, as a refresh would order them: big progressive decodes start early, small ones fill in.
         let files = options.files.sorted { fileSize($0) > fileSize($1) }

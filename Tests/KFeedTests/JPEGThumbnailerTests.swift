@@ -232,17 +232,21 @@ struct JPEGThumbnailerTests {
         }
     }
 
-    @Test func progressiveJPEGsCostTheirCoefficientsInMemory() throws {
+    @Test func progressiveJPEGsCostTheirCoefficientsOnlyWhereTurboJPEGDecodesThem() throws {
         let pixels = TestJPEG.gradient(width: 2_000, height: 1_600)
         let baseline = try TestJPEG.jpeg(pixels, width: 2_000, height: 1_600, subsampling: .s444)
         let progressive = try TestJPEG.jpeg(pixels, width: 2_000, height: 1_600, subsampling: .s444, progressive: true)
         let thumbnailer = JPEGThumbnailer()
-        let baselineCost = try thumbnailer.memoryCost(of: baseline, size: .small)
-        let progressiveCost = try thumbnailer.memoryCost(of: progressive, size: .small)
-        #expect(baselineCost < 8 << 20)  // the 1/2-scale decode (3 MiB) and small buffers
-        #expect(progressiveCost >= 2_000 * 1_600 * 3 * 2)  // 2 bytes per coefficient, 3 full-size components
+        // 1100×880 needs more than half the 2000×1600 source: a full-size decode, by TurboJPEG.
+        let fullSize = ImageSize(width: 1_100, height: 880)
+        #expect(try thumbnailer.memoryCost(of: baseline, size: .small) < 8 << 20)  // 1/2 scale (3 MiB), buffers
+        // At 1/4 the first-pass decoder holds 20 bytes per block and the 500×400 decode.
+        #expect(try thumbnailer.memoryCost(of: progressive, size: .small) < 8 << 20)
+        // 2 bytes per coefficient, 3 full-size components.
+        #expect(try thumbnailer.memoryCost(of: progressive, size: fullSize) >= 2_000 * 1_600 * 3 * 2)
         let limited = JPEGThumbnailer(limits: .init(maxDecodeMemory: 8 << 20))
-        let error = failure { try limited.thumbnail(of: progressive, size: .small) }
+        _ = try limited.thumbnail(of: progressive, size: .small)
+        let error = failure { try limited.thumbnail(of: progressive, size: fullSize) }
         #expect(error?.reason == "image too large")
     }
 

@@ -10,19 +10,25 @@ struct JPEGStructure: Sendable, Equatable {
         case baseline, extendedSequential, progressive, lossless, hierarchical
     }
 
-    /// One colour component's sampling factors.
+    /// One colour component's identifier and sampling factors.
     struct Component: Sendable, Equatable {
+        var identifier: UInt8
         var horizontalSampling: Int
         var verticalSampling: Int
     }
 
     var process: Process
+    /// Whether the entropy coding is arithmetic (SOF9…SOF15) rather than Huffman.
+    var isArithmeticCoded: Bool
     var precision: Int
     var width: Int
     var height: Int
     var components: [Component]
     /// `identity` when there is no EXIF orientation.
     var orientation: EXIFOrientation
+    /// Whether three components hold RGB rather than YCbCr, by libjpeg's rules: no JFIF marker, and an Adobe
+    /// marker saying "no transform" or, without one, the component identifiers `R`, `G`, `B`.
+    var isRGB = false
     /// Start-of-scan markers seen.
     var scanCount: Int
     /// Whether an end-of-image marker follows the last scan.
@@ -51,6 +57,8 @@ struct JPEGStructure: Sendable, Equatable {
         guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[2] == 0xFF else { throw .notJPEG }
         var frame: JPEGStructure?
         var orientation: EXIFOrientation?
+        var sawJFIF = false
+        var adobeTransform: UInt8?
         var position = 2
         // Header segments, up to and including the first SOS.
         while true {
@@ -77,11 +85,19 @@ struct JPEGStructure: Sendable, Equatable {
                 guard frame == nil else { throw ImageFailure.corrupt.with(detail: "second frame header") }
                 frame = try parseFrame(marker: marker, payload)
             case 0xDE: throw ImageFailure.unsupported.with(detail: "hierarchical JPEG")
+            case 0xE0 where payload.starts(with: Array("JFIF\0".utf8)):
+                sawJFIF = true
             case 0xE1 where orientation == nil:
                 orientation = EXIFOrientation.parse(app1: payload)
+            case 0xEE where payload.count >= 12 && payload.starts(with: Array("Adobe".utf8)):
+                adobeTransform = payload[11]
             case 0xDA:
                 guard var found = frame else { throw ImageFailure.corrupt.with(detail: "scan before frame header") }
                 found.orientation = orientation ?? .identity
+                if found.components.count == 3, !sawJFIF {
+                    found.isRGB =
+                        adobeTransform.map { $0 == 0 } ?? (found.components.map(\.identifier) == [82, 71, 66])
+                }
                 try countScans(jpeg, from: position, maxScans: maxScans, into: &found)
                 return found
             default: break
@@ -108,7 +124,7 @@ struct JPEGStructure: Sendable, Equatable {
             guard (1...4).contains(h), (1...4).contains(v) else {
                 throw ImageFailure.corrupt.with(detail: "sampling factors \(h)x\(v)")
             }
-            components.append(Component(horizontalSampling: h, verticalSampling: v))
+            components.append(Component(identifier: payload[6 + 3 * index], horizontalSampling: h, verticalSampling: v))
         }
         let process: Process
         switch marker {
@@ -120,6 +136,7 @@ struct JPEGStructure: Sendable, Equatable {
         }
         return JPEGStructure(
             process: process,
+            isArithmeticCoded: marker >= 0xC9,
             precision: Int(payload[0]),
             width: Int(payload[3]) << 8 | Int(payload[4]),
             height: Int(payload[1]) << 8 | Int(payload[2]),

@@ -6,7 +6,9 @@ public import Foundation
 /// Every input is checked before anything large is allocated: the `FF D8 FF` signature, the frame size against
 /// ``Limits``, the scan count and the end-of-image marker. Decoding uses TurboJPEG's DCT-domain scaling to the
 /// smallest fast factor (1/8, 1/4, 1/2, 1/1) that leaves at least ``decodeOversampling``× the target, then a
-/// Lanczos-3 resampler makes the exact size. Output is a baseline 4:2:0 JPEG at quality 85 with no metadata.
+/// Lanczos-3 resampler makes the exact size. Progressive JPEGs that end up at 1/8, 1/4 or 1/2 are decoded by
+/// ``ProgressiveFirstPassDecoder`` instead, which reads only their first-pass scans, at the smallest of those
+/// scales still covering the target. Output is a baseline 4:2:0 JPEG at quality 85 with no metadata.
 ///
 /// The type is a `Sendable` value; each call creates and destroys its own TurboJPEG handles, so calls can run
 /// in parallel. Calls are synchronous and CPU-bound: run at most one per core, and gate memory with
@@ -39,8 +41,9 @@ public struct JPEGThumbnailer: Sendable {
 
     /// Inputs refused before decoding.
     public var limits: Limits
-    /// The decoded crop is at least this many times the target size (when the source allows): 2 keeps
-    /// Lanczos-3 sharp after the coarse DCT scaling; 1 is about 12 % faster and slightly softer.
+    /// For TurboJPEG decodes, the decoded crop is at least this many times the target size (when the source
+    /// allows): 2 keeps Lanczos-3 sharp after libjpeg's scaled inverse DCTs; 1 is faster and slightly softer.
+    /// Progressive JPEGs decoded by ``ProgressiveFirstPassDecoder`` always use 1.
     public var decodeOversampling: Double
     /// The JPEG quality of thumbnails, 1…100.
     public static let quality = 85
@@ -131,6 +134,8 @@ public struct JPEGThumbnailer: Sendable {
         var structure: JPEGStructure
         var handle: TurboJPEGHandle
         var factor: TurboJPEGHandle.ScalingFactor
+        /// Whether ``ProgressiveFirstPassDecoder`` decodes instead of TurboJPEG.
+        var usesFirstPass: Bool
         var decodedWidth: Int
         var decodedHeight: Int
         var window: Resampler.Window
@@ -173,10 +178,13 @@ public struct JPEGThumbnailer: Sendable {
         let scale = max(Double(storedWidth) / Double(header.width), Double(storedHeight) / Double(header.height))
         let cropWidth = min(Double(storedWidth) / scale, Double(header.width))
         let cropHeight = min(Double(storedHeight) / scale, Double(header.height))
-        // Prefer the smallest fast factor leaving `decodeOversampling`× the target; if that needs more memory than
-        // allowed, fall back to smaller factors that still cover the target once.
+        // Prefer the smallest fast factor leaving `decodeOversampling`× the target (1× for progressive files the
+        // first-pass decoder reads: its samples are exact block averages, not a reduced inverse DCT's point
+        // samples, and need no headroom). If that needs more memory than allowed, fall back to smaller factors
+        // that still cover the target once.
         let factors = TurboJPEGHandle.fastScalingFactors
-        let preferred = factors.firstIndex { $0.value >= decodeOversampling * scale * (1 - 1e-9) } ?? factors.count - 1
+        let oversampling = ProgressiveFirstPassDecoder.supports(structure) ? 1 : decodeOversampling
+        let preferred = factors.firstIndex { $0.value >= oversampling * scale * (1 - 1e-9) } ?? factors.count - 1
         let covering = factors.firstIndex { $0.value >= scale * (1 - 1e-9) } ?? factors.count - 1
         var candidate = preferred
         var cost = 0
@@ -189,6 +197,7 @@ public struct JPEGThumbnailer: Sendable {
             candidate -= 1
         }
         let factor = factors[candidate]
+        let usesFirstPass = Self.usesFirstPass(structure, factor: factor)
         let decodedWidth = factor.scaled(header.width)
         let decodedHeight = factor.scaled(header.height)
         let window = Resampler.Window(
@@ -201,6 +210,7 @@ public struct JPEGThumbnailer: Sendable {
             structure: structure,
             handle: handle,
             factor: factor,
+            usesFirstPass: usesFirstPass,
             decodedWidth: decodedWidth,
             decodedHeight: decodedHeight,
             window: window,
@@ -211,8 +221,15 @@ public struct JPEGThumbnailer: Sendable {
         )
     }
 
-    /// Bytes allocated while decoding at `factor`: the decoded image, the output, the coefficients of a
-    /// progressive or multi-scan JPEG (or an MCU row of samples), and 1 MiB for libjpeg's tables and buffers.
+    /// Whether a progressive JPEG is decoded at `factor` by ``ProgressiveFirstPassDecoder``: at 1/8, 1/4 and
+    /// 1/2, where its first-pass scans carry what the thumbnail shows. Full-size decodes stay with TurboJPEG.
+    static func usesFirstPass(_ structure: JPEGStructure, factor: TurboJPEGHandle.ScalingFactor) -> Bool {
+        factor.numerator * 2 <= factor.denominator && ProgressiveFirstPassDecoder.supports(structure)
+    }
+
+    /// Bytes allocated while decoding at `factor`: the decoded image, the output, and the working memory: the
+    /// first-pass decoder's planes, or TurboJPEG's coefficients of a progressive or multi-scan JPEG (or an MCU
+    /// row of samples) plus 1 MiB for libjpeg's tables and buffers.
     static func memoryCost(
         _ structure: JPEGStructure,
         factor: TurboJPEGHandle.ScalingFactor,
@@ -220,9 +237,14 @@ public struct JPEGThumbnailer: Sendable {
     ) -> Int {
         let decoded = factor.scaled(structure.width) * factor.scaled(structure.height) * 4
         let working =
-            structure.buffersCoefficients
-            ? structure.coefficientBytes : structure.width * 16 * structure.components.count * 2
-        return decoded + size.width * size.height * 8 + working + (1 << 20)
+            if usesFirstPass(structure, factor: factor) {
+                ProgressiveFirstPassDecoder.workingMemory(structure, eighths: factor.numerator * 8 / factor.denominator)
+            } else if structure.buffersCoefficients {
+                structure.coefficientBytes + (1 << 20)
+            } else {
+                structure.width * 16 * structure.components.count * 2 + (1 << 20)
+            }
+        return decoded + size.width * size.height * 8 + working
     }
 
     private func checkLimits(width: Int, height: Int) throws(ImageFailure) {
@@ -241,7 +263,16 @@ public struct JPEGThumbnailer: Sendable {
             alignment: 16
         )
         defer { decoded.deallocate() }
-        try plan.handle.decompressRGBX(jpeg, width: plan.decodedWidth, height: plan.decodedHeight, into: decoded)
+        if plan.usesFirstPass {
+            try ProgressiveFirstPassDecoder.decode(
+                jpeg,
+                structure: plan.structure,
+                eighths: plan.factor.numerator * 8 / plan.factor.denominator,
+                into: decoded
+            )
+        } else {
+            try plan.handle.decompressRGBX(jpeg, width: plan.decodedWidth, height: plan.decodedHeight, into: decoded)
+        }
 
         let output = UnsafeMutableRawBufferPointer.allocate(
             byteCount: plan.size.width * plan.size.height * 4,
