@@ -184,5 +184,6 @@ struct JPEGStructure: Sendable, Equatable {
     }
 }
 
-private func ceilDivide(_ numerator: Int, _ denominator: Int) -> Int { (numerator + denominator - 1) / denominator }
+/// `numerator / denominator`, rounded up (both positive).
+func ceilDivide(_ numerator: Int, _ denominator: Int) -> Int { (numerator + denominator - 1) / denominator }
 private func roundUp(_ value: Int, to multiple: Int) -> Int { ceilDivide(value, multiple) * multiple }
