@@ -176,6 +176,18 @@ struct ProgressiveFirstPassDecoderTests {
         #expect(error?.reason == ImageFailure.corrupt.reason)
     }
 
+    @Test func anOverfullHuffmanTableIsCorruptBeforeItIsBuilt() throws {
+        // Three 1-bit codes (only two exist) with the total unchanged: a table that would index past its end.
+        var jpeg = try fixture("standard-420")
+        let table = try #require(jpeg.firstRange(of: Data([0xFF, 0xC4]))).upperBound + 2
+        let counts = (table + 1)..<(table + 17)
+        let donor = try #require(counts.dropFirst().first { jpeg[$0] >= 3 })
+        jpeg[donor] -= 3
+        jpeg[counts.lowerBound] += 3
+        let error = #expect(throws: ImageFailure.self) { _ = try firstPass(jpeg, eighths: 1) }
+        #expect(error?.reason == ImageFailure.corrupt.reason)
+    }
+
     @Test func mutatedScanDataFailsOrDecodesButNeverCrashes() throws {
         let original = try fixture("restart-422-odd-size")
         let firstScan = try #require(original.firstRange(of: Data([0xFF, 0xDA]))).upperBound

@@ -23,6 +23,10 @@ struct JPEGHuffmanTable {
             if count > 0 {
                 codes[17 + length] = index - code
                 for _ in 0..<count {
+                    guard code < 1 << length else {
+                        deallocate()
+                        throw ImageFailure.corrupt.with(detail: "Huffman table overfull")
+                    }
                     if length <= Self.lookaheadBits {
                         let shift = Self.lookaheadBits - length
                         let entry = UInt16(length << 8) | UInt16(values[Int(index)])
@@ -32,10 +36,6 @@ struct JPEGHuffmanTable {
                     index += 1
                 }
                 codes[length] = code - 1
-            }
-            guard code <= 1 << length else {
-                deallocate()
-                throw ImageFailure.corrupt.with(detail: "Huffman table overfull")
             }
             code <<= 1
         }

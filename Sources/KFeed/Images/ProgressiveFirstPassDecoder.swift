@@ -11,8 +11,9 @@ import Foundation
 ///
 /// At 1/8 the samples are the exact block averages, like libjpeg's 1/8 scale. At 1/4 and 1/2 the AC
 /// coefficients lack their last one or two refinement bits. On the 17 progressive photos of the benchmark
-/// corpus that cost about 0.003 SSIM after downscaling, for reading 25–50 % of the bytes. Chroma is
-/// replicated, as libjpeg does at 1/8.
+/// corpus that cost about 0.003 SSIM after downscaling, for reading 25–50 % of the bytes. Chroma subsampled
+/// both ways is decoded at twice the scale, as libjpeg does; chroma still coarser than the output is
+/// interpolated, like libjpeg's "fancy" upsampling.
 ///
 /// Only Huffman-coded progressive frames of 8-bit YCbCr or grayscale, whose sampling factors divide the
 /// largest, are handled (``supports(_:)``); ``JPEGThumbnailer`` uses TurboJPEG for everything else.

@@ -2,11 +2,12 @@ import Foundation
 
 extension ProgressiveFirstPassDecoder {
     /// Zig-zag position → natural (row-major) position in an 8×8 block.
+    // swift-format-ignore
     static let naturalOrder: [Int] = [
-        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
-        21,
-        28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
-        54, 47, 55, 62, 63,
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5,
+        12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+        35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+        58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
     ]
 
     struct State {
@@ -336,6 +337,7 @@ extension ProgressiveFirstPassDecoder {
             try forEachBlock(scan, &reader) { block, reader throws(ImageFailure) in
                 if block.restarted { predictions = predictions.map { _ in 0 } }
                 let size = try reader.decode(tables[block.index])
+                guard size <= 15 else { throw ImageFailure.corrupt.with(detail: "DC difference of \(size) bits") }
                 predictions[block.index] &+= reader.signed(size)
                 let (coefficients, stride) = targets[block.index]
                 coefficients[block.y * stride + block.x] = predictions[block.index] &<< low
