@@ -461,7 +461,9 @@ extension ProgressiveFirstPassDecoder {
         func convert(width: Int, eighths: Int, into output: UnsafeMutableRawBufferPointer) {
             let height = output.count / (4 * width)
             let pixels = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            @inline(__always) func byte(_ value: Float) -> UInt8 { UInt8(min(max(value + 0.5, 0), 255)) }
+            @inline(__always) func byte(_ value: Float) -> UInt8 {
+                UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
+            }
             let luma = planes[0].baseAddress!
             let lumaStride = geometry.components[0].paddedBlocksWide * geometry.components[0].samplesPerBlock
             guard geometry.components.count == 3 else {
@@ -498,30 +500,39 @@ extension ProgressiveFirstPassDecoder {
                 )
             }
             let (blue, red) = (chroma[0], chroma[1])
+            // Per output row: first the vertical interpolation of each chroma plane's two rows (contiguous), then
+            // the horizontal taps per pixel.
+            let blueLine = UnsafeMutablePointer<Float>.allocate(capacity: blue.stride)
+            let redLine = UnsafeMutablePointer<Float>.allocate(capacity: red.stride)
+            defer {
+                blueLine.deallocate()
+                redLine.deallocate()
+            }
+            @inline(__always) func interpolateRows(
+                _ plane: UnsafeMutablePointer<Float>,
+                stride: Int,
+                _ tap: Tap,
+                into line: UnsafeMutablePointer<Float>
+            ) {
+                let above = plane + tap.first * stride
+                let below = plane + tap.second * stride
+                for x in 0..<stride { line[x] = above[x] + (below[x] - above[x]) * tap.weight - 128 }
+            }
             blue.columns.withUnsafeBufferPointer { blueColumns in
                 red.columns.withUnsafeBufferPointer { redColumns in
                     for y in 0..<height {
+                        interpolateRows(blue.plane, stride: blue.stride, blue.rows[y], into: blueLine)
+                        interpolateRows(red.plane, stride: red.stride, red.rows[y], into: redLine)
                         let row = pixels + y * width * 4
                         let source = luma + y * lumaStride
-                        let (blueRow, redRow) = (blue.rows[y], red.rows[y])
-                        let blueAbove = blue.plane + blueRow.first * blue.stride
-                        let blueBelow = blue.plane + blueRow.second * blue.stride
-                        let redAbove = red.plane + redRow.first * red.stride
-                        let redBelow = red.plane + redRow.second * red.stride
                         for x in 0..<width {
-                            @inline(__always) func sample(
-                                _ above: UnsafeMutablePointer<Float>,
-                                _ below: UnsafeMutablePointer<Float>,
-                                _ tap: Tap,
-                                _ rowWeight: Float
-                            ) -> Float {
-                                let top = above[tap.first] + (above[tap.second] - above[tap.first]) * tap.weight
-                                let bottom = below[tap.first] + (below[tap.second] - below[tap.first]) * tap.weight
-                                return top + (bottom - top) * rowWeight - 128
-                            }
+                            let (blueTap, redTap) = (blueColumns[x], redColumns[x])
                             let l = source[x]
-                            let b = sample(blueAbove, blueBelow, blueColumns[x], blueRow.weight)
-                            let r = sample(redAbove, redBelow, redColumns[x], redRow.weight)
+                            let b =
+                                blueLine[blueTap.first] + (blueLine[blueTap.second] - blueLine[blueTap.first])
+                                * blueTap.weight
+                            let r =
+                                redLine[redTap.first] + (redLine[redTap.second] - redLine[redTap.first]) * redTap.weight
                             row[4 * x] = byte(l + 1.402 * r)
                             row[4 * x + 1] = byte(l - 0.344_136 * b - 0.714_136 * r)
                             row[4 * x + 2] = byte(l + 1.772 * b)
