@@ -10,12 +10,27 @@ import Testing
 struct LoopbackRefreshTests {
     private static let token = "AAAAloopbackRefreshToken0123456789"
 
+    /// Width and height from a baseline JPEG's SOF0 segment.
+    private static func baselineFrameSize(of jpeg: Data) -> [Int]? {
+        let bytes = [UInt8](jpeg)
+        guard let sof = (0..<(bytes.count - 9)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }) else {
+            return nil
+        }
+        return [Int(bytes[sof + 7]) << 8 | Int(bytes[sof + 8]), Int(bytes[sof + 5]) << 8 | Int(bytes[sof + 6])]
+    }
+
     @Test func refreshFillsTheCacheFromTheServerAndTimelineShowsTheSameManifest() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cache = directory.url.appendingPathComponent("cache")
         let search = try Fixture.data("recent-search.kpop.json")
-        let photo = JPEGThumbnailer.placeholder(size: ImageSize(width: 800, height: 600))
+        // A progressive photo, as pbs.twimg.com serves most: downscaled by the first-pass decoder at 1/2.
+        let photo = try TestJPEG.jpeg(
+            TestJPEG.gradient(width: 1_600, height: 1_200),
+            width: 1_600,
+            height: 1_200,
+            progressive: true
+        )
         let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 400, height: 400))
         let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
             let host = request[header: "Host"] ?? "127.0.0.1"
@@ -48,6 +63,7 @@ struct LoopbackRefreshTests {
                 let image = try #require(entry.image)
                 let data = try Data(contentsOf: cache.appendingPathComponent(image))
                 #expect(data.starts(with: [0xFF, 0xD8, 0xFF]))
+                #expect(Self.baselineFrameSize(of: data) == [340, 340], "\(image)")  // `small`
                 let avatarPath = try #require(entry.author.avatar)
                 #expect(avatarPath.hasPrefix("avatars/"))
                 #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent(avatarPath).path))
