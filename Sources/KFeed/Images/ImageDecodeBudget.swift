@@ -2,7 +2,7 @@
 ///
 /// Baseline JPEGs need about 2 MiB each; a progressive one that TurboJPEG decodes at full size holds every DCT
 /// coefficient (a 4096×4096 4:4:4 photo about 98 MiB), so two of those must not run at once. (At reduced scales
-/// progressive JPEGs go to ``ProgressiveFirstPassDecoder``, which needs 8–68 bytes a block.) When bytes are released,
+/// progressive JPEGs go to `ProgressiveFirstPassDecoder`, which needs 8–68 bytes a block.) When bytes are released,
 /// waiters are admitted in arrival order, skipping any that do not fit yet (so small decodes can run beside a large
 /// one); a batch is finite, so a large waiter is admitted once the decodes ahead of it finish. A reservation larger
 /// than ``capacity`` is clamped to it: that decode runs alone.

@@ -7,7 +7,7 @@ public import Foundation
 /// ``Limits``, the scan count and the end-of-image marker. Decoding uses TurboJPEG's DCT-domain scaling to the
 /// smallest fast factor (1/8, 1/4, 1/2, 1/1) that leaves at least ``decodeOversampling``× the target, then a
 /// Lanczos-3 resampler makes the exact size. Progressive JPEGs that end up at 1/8, 1/4 or 1/2 are decoded by
-/// ``ProgressiveFirstPassDecoder`` instead, which reads only their first-pass scans, at the smallest of those
+/// `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at the smallest of those
 /// scales still covering the target. Output is a baseline 4:2:0 JPEG at quality 85 with no metadata.
 ///
 /// The type is a `Sendable` value; each call creates and destroys its own TurboJPEG handles, so calls can run
@@ -43,7 +43,7 @@ public struct JPEGThumbnailer: Sendable {
     public var limits: Limits
     /// For TurboJPEG decodes, the decoded crop is at least this many times the target size (when the source
     /// allows): 2 keeps Lanczos-3 sharp after libjpeg's scaled inverse DCTs; 1 is faster and slightly softer.
-    /// Progressive JPEGs decoded by ``ProgressiveFirstPassDecoder`` always use 1.
+    /// Progressive JPEGs decoded by `ProgressiveFirstPassDecoder` always use 1.
     public var decodeOversampling: Double
     /// The JPEG quality of thumbnails, 1…100.
     public static let quality = 85
@@ -134,7 +134,7 @@ public struct JPEGThumbnailer: Sendable {
         var structure: JPEGStructure
         var handle: TurboJPEGHandle
         var factor: TurboJPEGHandle.ScalingFactor
-        /// Whether ``ProgressiveFirstPassDecoder`` decodes instead of TurboJPEG.
+        /// Whether `ProgressiveFirstPassDecoder` decodes instead of TurboJPEG.
         var usesFirstPass: Bool
         var decodedWidth: Int
         var decodedHeight: Int
@@ -221,7 +221,7 @@ public struct JPEGThumbnailer: Sendable {
         )
     }
 
-    /// Whether a progressive JPEG is decoded at `factor` by ``ProgressiveFirstPassDecoder``: at 1/8, 1/4 and
+    /// Whether a progressive JPEG is decoded at `factor` by `ProgressiveFirstPassDecoder`: at 1/8, 1/4 and
     /// 1/2, where its first-pass scans carry what the thumbnail shows. Full-size decodes stay with TurboJPEG.
     static func usesFirstPass(_ structure: JPEGStructure, factor: TurboJPEGHandle.ScalingFactor) -> Bool {
         factor.numerator * 2 <= factor.denominator && ProgressiveFirstPassDecoder.supports(structure)
