@@ -37,16 +37,20 @@ struct JPEGStructure: Sendable, Equatable {
     /// Whether libjpeg buffers the whole image's DCT coefficients while decoding (progressive or multi-scan).
     var buffersCoefficients: Bool { process == .progressive || scanCount > 1 }
 
-    /// Bytes of DCT coefficients libjpeg allocates when ``buffersCoefficients`` (128 bytes per 8×8 block).
+    /// The largest horizontal and vertical sampling factors: an MCU is 8× these in pixels.
+    var maxHorizontalSampling: Int { components.map(\.horizontalSampling).max() ?? 1 }
+    var maxVerticalSampling: Int { components.map(\.verticalSampling).max() ?? 1 }
+
+    /// MCUs across and down: the frame rounded up to whole MCUs.
+    var mcusWide: Int { ceilDivide(width, 8 * maxHorizontalSampling) }
+    var mcusHigh: Int { ceilDivide(height, 8 * maxVerticalSampling) }
+
+    /// Bytes of DCT coefficients libjpeg allocates when ``buffersCoefficients``: 128 bytes per 8×8 block of every
+    /// component, over whole MCUs.
     var coefficientBytes: Int {
-        let maxH = components.map(\.horizontalSampling).max() ?? 1
-        let maxV = components.map(\.verticalSampling).max() ?? 1
+        let (mcusWide, mcusHigh) = (mcusWide, mcusHigh)
         return components.reduce(0) { total, component in
-            let h = component.horizontalSampling
-            let v = component.verticalSampling
-            let blocksWide = roundUp(ceilDivide(width * h, maxH * 8), to: h)
-            let blocksHigh = roundUp(ceilDivide(height * v, maxV * 8), to: v)
-            return total + blocksWide * blocksHigh * 128
+            total + mcusWide * component.horizontalSampling * mcusHigh * component.verticalSampling * 128
         }
     }
 
@@ -186,4 +190,3 @@ struct JPEGStructure: Sendable, Equatable {
 
 /// `numerator / denominator`, rounded up (both positive).
 func ceilDivide(_ numerator: Int, _ denominator: Int) -> Int { (numerator + denominator - 1) / denominator }
-private func roundUp(_ value: Int, to multiple: Int) -> Int { ceilDivide(value, multiple) * multiple }

@@ -224,7 +224,7 @@ public struct JPEGThumbnailer: Sendable {
     /// Whether a progressive JPEG is decoded at `factor` by `ProgressiveFirstPassDecoder`: at 1/8, 1/4 and
     /// 1/2, where its first-pass scans carry what the thumbnail shows. Full-size decodes stay with TurboJPEG.
     static func usesFirstPass(_ structure: JPEGStructure, factor: TurboJPEGHandle.ScalingFactor) -> Bool {
-        factor.numerator * 2 <= factor.denominator && ProgressiveFirstPassDecoder.supports(structure)
+        factor.eighths <= 4 && ProgressiveFirstPassDecoder.supports(structure)
     }
 
     /// Bytes allocated while decoding at `factor`: the decoded image, the output, and the working memory: the
@@ -238,7 +238,7 @@ public struct JPEGThumbnailer: Sendable {
         let decoded = factor.scaled(structure.width) * factor.scaled(structure.height) * 4
         let working =
             if usesFirstPass(structure, factor: factor) {
-                ProgressiveFirstPassDecoder.workingMemory(structure, eighths: factor.numerator * 8 / factor.denominator)
+                ProgressiveFirstPassDecoder.workingMemory(structure, eighths: factor.eighths)
             } else if structure.buffersCoefficients {
                 structure.coefficientBytes + (1 << 20)
             } else {
@@ -267,7 +267,7 @@ public struct JPEGThumbnailer: Sendable {
             try ProgressiveFirstPassDecoder.decode(
                 jpeg,
                 structure: plan.structure,
-                eighths: plan.factor.numerator * 8 / plan.factor.denominator,
+                eighths: plan.factor.eighths,
                 into: decoded
             )
         } else {
@@ -313,9 +313,6 @@ public struct JPEGThumbnailer: Sendable {
 extension JPEGThumbnailer {
     /// The DCT scale (eighths: 1, 2, 4 or 8) this thumbnailer would decode `jpeg` at for `size`; for benchmarks.
     package func decodeScaleInEighths(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
-        try withBytes(of: jpeg) { bytes throws(ImageFailure) in
-            let factor = try plan(for: bytes, size: size).factor
-            return factor.numerator * 8 / factor.denominator
-        }
+        try withBytes(of: jpeg) { bytes throws(ImageFailure) in try plan(for: bytes, size: size).factor.eighths }
     }
 }

@@ -21,8 +21,7 @@ import Foundation
 enum ProgressiveFirstPassDecoder {
     /// Whether this decoder can decode `structure`.
     static func supports(_ structure: JPEGStructure) -> Bool {
-        let maxH = structure.components.map(\.horizontalSampling).max() ?? 1
-        let maxV = structure.components.map(\.verticalSampling).max() ?? 1
+        let (maxH, maxV) = (structure.maxHorizontalSampling, structure.maxVerticalSampling)
         let lumaIsLargest =
             structure.components.first.map { $0.horizontalSampling == maxH && $0.verticalSampling == maxV } ?? false
         return structure.process == .progressive && !structure.isArithmeticCoded && structure.precision == 8
@@ -87,10 +86,10 @@ extension ProgressiveFirstPassDecoder {
         init(_ structure: JPEGStructure, eighths: Int) {
             width = structure.width
             height = structure.height
-            maxH = structure.components.map(\.horizontalSampling).max() ?? 1
-            maxV = structure.components.map(\.verticalSampling).max() ?? 1
-            mcusWide = ceilDivide(width, 8 * maxH)
-            mcusHigh = ceilDivide(height, 8 * maxV)
+            maxH = structure.maxHorizontalSampling
+            maxV = structure.maxVerticalSampling
+            mcusWide = structure.mcusWide
+            mcusHigh = structure.mcusHigh
             components = structure.components.map { [width, height, maxH, maxV, mcusWide, mcusHigh] component in
                 let h = component.horizontalSampling
                 let v = component.verticalSampling

@@ -32,6 +32,9 @@ final class TurboJPEGHandle {
 
         var value: Double { Double(numerator) / Double(denominator) }
 
+        /// The factor in eighths (1/4 is 2), rounded down.
+        var eighths: Int { numerator * 8 / max(denominator, 1) }
+
         /// `TJSCALED(dimension, self)`: the decoded size of a side at this factor (rounded up).
         func scaled(_ dimension: Int) -> Int {
             Int(kfeed_tj_scaled(Int32(dimension), tjscalingfactor(num: Int32(numerator), denom: Int32(denominator))))
@@ -47,7 +50,7 @@ final class TurboJPEGHandle {
         let fast = UnsafeBufferPointer(start: list, count: Int(count))
             .map { ScalingFactor(numerator: Int($0.num), denominator: Int($0.denom)) }
             .filter {
-                [1, 2, 4, 8].contains($0.numerator * 8 / max($0.denominator, 1))
+                [1, 2, 4, 8].contains($0.eighths)
                     && $0.numerator * 8 % $0.denominator == 0
             }
             .sorted { $0.value < $1.value }
