@@ -166,11 +166,15 @@ struct ProgressiveFirstPassDecoderTests {
         // Drop the first scan (DC of all components): its refinement scan alone must not pass as an image.
         let jpeg = try fixture("standard-444")
         let firstScan = try #require(jpeg.firstRange(of: Data([0xFF, 0xDA])))
-        let isMarker = { (index: Int) -> Bool in
-            let next = jpeg[index + 1]
-            return jpeg[index] == 0xFF && next != 0 && next != 0xFF && !(0xD0...0xD7).contains(next)
+        let secondSegment = jpeg.withUnsafeBytes { bytes in
+            JPEGBitReader.nextMarker(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                bytes.count,
+                from: firstScan.upperBound,
+                stoppingAtRestarts: false
+            )
         }
-        let secondSegment = try #require((firstScan.upperBound..<(jpeg.count - 1)).first(where: isMarker))
+        try #require(secondSegment < jpeg.count)
         let withoutDC = jpeg[..<firstScan.lowerBound] + jpeg[secondSegment...]
         let error = #expect(throws: ImageFailure.self) { _ = try firstPass(Data(withoutDC), eighths: 1) }
         #expect(error?.reason == ImageFailure.corrupt.reason)
