@@ -67,6 +67,9 @@ public struct Manifest: Codable, Sendable, Hashable {
         public var placeholder: Bool
         /// Why the placeholder is shown (e.g. "download failed", "image too large").
         public var placeholderReason: String?
+        /// The display renders of this entry by profile name (`trmnl` → `renders/<key>-trmnl.png`), relative to
+        /// the cache directory; nil (and omitted from the JSON) when no display profile was asked for.
+        public var renders: [String: String]?
 
         /// Creates an entry for a chosen post; image paths are set when images are fetched.
         public init(date: Date, item: FeedItem, media: Media) {
@@ -92,10 +95,11 @@ public struct Manifest: Codable, Sendable, Hashable {
             self.image = nil
             self.placeholder = false
             self.placeholderReason = nil
+            self.renders = nil
         }
 
         private enum CodingKeys: String, CodingKey {
-            case date, text, url, author, media, image, placeholder
+            case date, text, url, author, media, image, placeholder, renders
             case tweetID = "tweet_id"
             case placeholderReason = "placeholder_reason"
         }
@@ -111,6 +115,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             try container.encode(image, forKey: .image)
             try container.encode(placeholder, forKey: .placeholder)
             try container.encode(placeholderReason, forKey: .placeholderReason)
+            try container.encodeIfPresent(renders, forKey: .renders)
         }
     }
 
