@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The walk reads segment headers up to the first scan, then skips entropy-coded data with `memchr` to count
 /// scans and find the end-of-image marker. It allocates nothing proportional to the image.
-struct JPEGStructure: Sendable, Equatable {
+package struct JPEGStructure: Sendable, Equatable {
     /// How the frame is coded.
     enum Process: Sendable, Equatable {
         case baseline, extendedSequential, progressive, lossless, hierarchical
@@ -21,8 +21,8 @@ struct JPEGStructure: Sendable, Equatable {
     /// Whether the entropy coding is arithmetic (SOF9…SOF15) rather than Huffman.
     var isArithmeticCoded: Bool
     var precision: Int
-    var width: Int
-    var height: Int
+    package var width: Int
+    package var height: Int
     var components: [Component]
     /// `identity` when there is no EXIF orientation.
     var orientation: EXIFOrientation
@@ -57,7 +57,7 @@ struct JPEGStructure: Sendable, Equatable {
     /// Walks the markers of `jpeg`.
     /// - Throws: ``ImageFailure/notJPEG`` without `FF D8 FF`; ``ImageFailure/tooManyScans`` past `maxScans`;
     ///   ``ImageFailure/truncated`` when a segment or the header runs past the end; ``ImageFailure/corrupt``.
-    static func parse(_ jpeg: UnsafeRawBufferPointer, maxScans: Int) throws(ImageFailure) -> JPEGStructure {
+    package static func parse(_ jpeg: UnsafeRawBufferPointer, maxScans: Int) throws(ImageFailure) -> JPEGStructure {
         guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[2] == 0xFF else { throw .notJPEG }
         var frame: JPEGStructure?
         var orientation: EXIFOrientation?

@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 
 /// An error body of the X API (`application/problem+json`).
-struct XAPIProblem: Decodable, Sendable {
+package struct XAPIProblem: Decodable, Sendable {
     struct Detail: Decodable, Sendable {
         var message: String?
     }
@@ -12,18 +12,18 @@ struct XAPIProblem: Decodable, Sendable {
     var errors: [Detail]?
 
     /// The last path segment of `type` (hosts vary: api.twitter.com, api.x.com, about:blank).
-    var kind: String? {
+    package var kind: String? {
         guard let type, let last = type.split(separator: "/").last else { return nil }
         return String(last)
     }
 
     /// The most specific message: the first `errors[].message`, else `detail`, else `title`.
-    var summary: String? {
+    package var summary: String? {
         errors?.lazy.compactMap(\.message).first ?? detail ?? title
     }
 
     /// Decodes a body; nil when it is not a problem object.
-    static func decode(_ body: Data) -> XAPIProblem? {
+    package static func decode(_ body: Data) -> XAPIProblem? {
         try? JSONDecoder().decode(XAPIProblem.self, from: body)
     }
 }

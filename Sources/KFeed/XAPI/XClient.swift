@@ -162,7 +162,7 @@ public struct XClient: Sendable {
     }
 
     /// Turns a non-2xx response into the contract's error.
-    static func classify(_ response: HTTPResponse) -> KFeedError {
+    package static func classify(_ response: HTTPResponse) -> KFeedError {
         let problem = XAPIProblem.decode(response.body)
         let said = (problem?.summary).map { ": \(Sanitized.excerpt($0))" } ?? ""
         switch response.status {
@@ -206,7 +206,7 @@ public struct XClient: Sendable {
     }
 
     /// `Retry-After` as a duration (seconds, or an HTTP date relative to the response's `Date`), when sent.
-    static func retryAfter(_ response: HTTPResponse) -> Duration? {
+    package static func retryAfter(_ response: HTTPResponse) -> Duration? {
         guard let value = response[header: "retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
         let formatter = DateFormatter()
