@@ -40,7 +40,12 @@ let package = Package(
         ),
         .target(name: "KFeedTestSupport", dependencies: ["KFeed"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
-        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport"]),
+        // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
+        // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
+        .target(name: "KFeedFuzz", dependencies: ["KFeed"]),
+        .systemLibrary(name: "CKFeedFuzzer"),
+        .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
+        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz"]),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
     ]
 )
