@@ -167,7 +167,7 @@ package struct JPEGStructure: Sendable, Equatable {
             guard position < jpeg.count else { return }
             let marker = jpeg[position]
             switch marker {
-            case 0x00, 0xD0...0xD7: position += 1  // stuffed byte or restart marker
+            case 0x00, 0x01, 0xD0...0xD7: position += 1  // stuffed byte, TEM or restart marker: no length
             case 0xFF: continue  // fill byte; the next 0xFF is the marker prefix
             case 0xD9:
                 structure.hasEndOfImage = true
