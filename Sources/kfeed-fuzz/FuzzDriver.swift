@@ -21,7 +21,10 @@ struct FuzzDriver {
             var count = 0
             for path in arguments.dropFirst() {
                 let url = URL(fileURLWithPath: path)
-                let contents = try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+                var isDirectory: ObjCBool = false
+                let contents =
+                    FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                    ? try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil) : nil
                 for file in contents?.sorted(by: { $0.path < $1.path }) ?? [url] {
                     guard let data = try? Data(contentsOf: file) else { usage("cannot read \(file.path); TARGET") }
                     target.run(data)
