@@ -57,7 +57,7 @@ struct LoopbackRefreshTests {
             #expect(refresh.status == 0, "\(refresh.stderr)")
             #expect(refresh.stdout.isEmpty && refresh.stderr.isEmpty)
 
-            let manifest = try #require(try CacheReader(directory: cache).manifest())
+            let manifest = try #require(try CacheStore(directory: cache).manifest())
             #expect(manifest.entries.count == 4)
             for entry in manifest.entries {
                 let image = try #require(entry.image)

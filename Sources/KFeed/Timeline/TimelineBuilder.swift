@@ -93,6 +93,12 @@ public struct TimelineBuilder: Sendable {
         return Selection(chosen: chosen.map(\.choice), skipped: skipped, isFull: chosen.count >= entryCount)
     }
 
+    /// How many more usable posts a full timeline needs after `items` (0 when it is full): what a search
+    /// still wants after each page.
+    public func postsStillWanted(after items: [FeedItem]) -> Int {
+        entryCount - selection(from: items, isExhausted: false).chosen.count
+    }
+
     private enum MediaChoice {
         case usable(Media)
         case unusable(SkipReason)
