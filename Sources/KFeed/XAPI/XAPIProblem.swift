@@ -59,6 +59,7 @@ struct XAPIProblem: Decodable, Sendable {
     ///   - problem: the decoded body, when it was a problem object.
     ///   - status: the HTTP status.
     ///   - rateLimit: the response's rate-limit headers.
+    /// - Returns: the error, coded for its exit status.
     static func error(_ problem: XAPIProblem?, status: Int, rateLimit: RateLimit?) -> KFeedError {
         let said = (problem?.summary).map { ": \(Sanitized.excerpt($0))" } ?? ""
         if let problem, problem.isNamed("CreditsDepleted", kind: "credits") {
