@@ -26,7 +26,7 @@ extension TemporaryDirectory {
     }
 
     /// Runs `body` with a fresh directory that is removed afterwards.
-    public static func with<T>(_ body: (URL) async throws -> T) async throws -> T {
+    public static func withAsync<T>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         return try await body(directory.url)

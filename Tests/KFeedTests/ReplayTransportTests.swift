@@ -73,7 +73,7 @@ struct ReplayTransportTests {
     }
 
     @Test func hostIsMatchedWhenARouteNamesOne() async throws {
-        try await TemporaryDirectory.with { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = """
                 {"routes": [
                   {"host": "api.x.com", "path": "/2/tweets/search/recent", "status": 200, "body": "x.json"},
@@ -102,7 +102,7 @@ struct ReplayTransportTests {
     }
 
     @Test func queryValuesAreComparedDecoded() async throws {
-        try await TemporaryDirectory.with { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = """
                 {"routes": [{"path": "/2/tweets/search/recent", "query": {"query": "c++ & \\"x=y\\" 케이팝"}, "status": 201}]}
                 """
@@ -119,7 +119,7 @@ struct ReplayTransportTests {
     }
 
     @Test func unreadableBodyFileIsAReplayError() async throws {
-        try await TemporaryDirectory.with { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = #"{"routes": [{"path": "/a", "body": "missing.json"}]}"#
             try Data(routes.utf8).write(to: directory.appendingPathComponent("routes.json"))
             let transport = try ReplayTransport(directory: directory)
