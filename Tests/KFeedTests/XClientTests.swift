@@ -164,6 +164,8 @@ struct XClientTests {
         ("429-usage-cap", .usageCapped, 75),
         ("errors-only", .apiResponse, 65),
         ("503", .serverError, 75),
+        ("402-credits-depleted", .creditsDepleted, 77),
+        ("fields-dropped", .apiResponse, 65),
     ])
     func errorScenarioIsClassified(scenario: String, code: KFeedError.Code, exitCode: Int32) async throws {
         let transport = try StubTransport.replaying(scenario)
@@ -222,6 +224,39 @@ struct XClientTests {
         }
         #expect(error?.code == .rateLimited)
         #expect(error?.retryNotBefore == nil)
+    }
+
+    /// X's problems are recognised by `title` or the last segment of `type`, whatever the status, content type or
+    /// host, and out of credits is never retried.
+    @Test(arguments: [
+        (402, #"{"type":"https://api.twitter.com/2/problems/credits","title":"CreditsDepleted","detail":"none left"}"#),
+        (402, #"{"type":"https://api.x.com/2/problems/credits"}"#),
+        (403, #"{"title":"CreditsDepleted"}"#),
+        (402, "<html>payment required</html>"),
+    ])
+    func outOfCreditsIsRecognisedAndNotRetried(status: Int, body: String) async throws {
+        let transport = StubTransport(script: [
+            .respond(
+                status,
+                [HTTPHeader("content-type", "text/plain"), HTTPHeader("x-rate-limit-remaining", "449")],
+                Data(body.utf8)
+            ),
+            try Self.ok(),
+        ])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .creditsDepleted)
+        #expect(error?.code.exitCode == 77)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func pageInThePostsVocabularyJoinsLikeTheTweetsOne() async throws {
+        let old = try await Self.client(try StubTransport.replaying("kpop")).search(.default, for: TimelineBuilder())
+        let new = try await Self.client(try StubTransport.replaying("posts-vocabulary"))
+            .search(.default, for: TimelineBuilder())
+        #expect(new.selection.chosen.map(\.item.post.id) == old.selection.chosen.map(\.item.post.id))
+        #expect(!new.selection.chosen.isEmpty)
     }
 
     @Test func usageCapIsNotARateLimitEvenWithRequestsRemaining() async throws {
@@ -403,7 +438,8 @@ struct XClientTests {
     // MARK: - Exit codes
 
     @Test(arguments: [
-        (KFeedError.Code.configuration, Int32(78)), (.unauthorized, 77), (.rateLimited, 75), (.usageCapped, 75),
+        (KFeedError.Code.configuration, Int32(78)), (.unauthorized, 77), (.creditsDepleted, 77), (.rateLimited, 75),
+        (.usageCapped, 75),
         (.transport, 75), (.serverError, 75), (.lockHeld, 75), (.apiResponse, 65), (.replay, 66), (.usage, 64),
         (.cacheUnwritable, 73), (.io, 74),
     ])

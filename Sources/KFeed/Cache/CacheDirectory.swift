@@ -114,12 +114,6 @@ struct CacheDirectory: Sendable {
         return count == data.count ? data : nil
     }
 
-    /// Whether `relative` is a non-empty regular file (a symlink does not count).
-    func hasRegularFile(_ relative: String) -> Bool {
-        var info = stat()
-        return lstat(path(relative), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
-    }
-
     // MARK: - Writing
 
     /// Writes `data` to a new temp file beside `relative`, syncs it, and renames it into place; a symlink at

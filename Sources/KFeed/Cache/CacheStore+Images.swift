@@ -19,7 +19,7 @@ extension CacheStore {
         var planned: Set<String> = []
         func add(_ path: String?, candidates: [URL], size: ImageSize, why: String) -> String? {
             guard let path else { return nil }
-            if hasFile(path) {
+            if hasImage(path, size: size) {
                 plan.reused += 1
             } else if candidates.isEmpty {
                 plan.unusable[path] = why

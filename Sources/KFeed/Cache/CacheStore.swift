@@ -108,9 +108,13 @@ public struct CacheStore: Sendable {
         try files.lock(Self.lockName)
     }
 
-    /// Whether `relative` is a usable file of this generation: a non-empty regular file (not a symlink).
-    func hasFile(_ relative: String) -> Bool {
-        files.hasRegularFile(relative)
+    /// Whether `relative` holds an image kfeed wrote and may reuse: a regular file (checked without following a
+    /// symlink) holding a whole JPEG of exactly `size`. Anything else — a symlink planted in its place, a truncated
+    /// or foreign file — is made again and replaced atomically, never written through.
+    func hasImage(_ relative: String, size: ImageSize) -> Bool {
+        guard let data = files.read(relative, limit: ImageFetcher.maxImageBytes) else { return false }
+        let structure = data.withUnsafeBytes { try? JPEGStructure.parse($0, maxScans: 1) }
+        return structure.map { $0.hasEndOfImage && $0.width == size.width && $0.height == size.height } ?? false
     }
 
     /// Writes a new image, avatar or render under its name, atomically; the containing directory is synced by
@@ -127,7 +131,7 @@ public struct CacheStore: Sendable {
     /// The placeholder of `size`, written once. - Returns: its path.
     func placeholder(_ size: ImageSize) throws -> String {
         let name = Self.placeholderPath(size: size)
-        if !hasFile(name) { try files.write(JPEGThumbnailer.placeholder(size: size), to: name) }
+        if !hasImage(name, size: size) { try files.write(JPEGThumbnailer.placeholder(size: size), to: name) }
         return name
     }
 
