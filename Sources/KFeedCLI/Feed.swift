@@ -30,7 +30,12 @@ struct Feed {
         let log = verboseLog
         return Refresher(
             store: store,
-            plan: Refresher.Plan(query: settings.query, builder: settings.builder, size: settings.size),
+            plan: Refresher.Plan(
+                query: settings.query,
+                builder: settings.builder,
+                size: settings.size,
+                noRepeatWindow: Double(settings.noRepeatDays) * 86_400
+            ),
             log: log
         ) {
             let transport: any HTTPTransport

@@ -38,7 +38,8 @@ struct RefresherTests {
     ) -> Refresher {
         Refresher(
             store: CacheStore(directory: directory),
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size)
+            // Every photo here is the same tiny JPEG: no history, or they would all be one picture.
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size, noRepeatWindow: 0)
         ) {
             Refresher.Connection(
                 client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),

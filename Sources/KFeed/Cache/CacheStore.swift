@@ -6,6 +6,7 @@ public import Foundation
 /// ```
 /// DIR/timeline.json           the manifest, replaced atomically, always last
 /// DIR/state.json              refresh state (retry_after, last_error, rate limit)
+/// DIR/history.json            what was shown, for the no-repeat window
 /// DIR/images/<key>-WxH.jpg    post images
 /// DIR/avatars/<id>-WxH.jpg    author avatars
 /// DIR/renders/<key>-<P>.<ext> display renders
@@ -27,6 +28,8 @@ public struct CacheStore: Sendable {
     public static let manifestName = "timeline.json"
     /// The refresh state's name.
     public static let stateName = "state.json"
+    /// The history's name.
+    public static let historyName = "history.json"
     /// The preview page's name.
     public static let previewName = "preview.html"
     /// The event log's name.
@@ -90,6 +93,11 @@ public struct CacheStore: Sendable {
         files.read(Self.stateName).flatMap { try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: $0) }
     }
 
+    /// What the feed has shown; nil when there is no readable history.
+    public func history() -> History? {
+        files.read(Self.historyName).flatMap { try? InstantFormat.jsonDecoder().decode(History.self, from: $0) }
+    }
+
     /// The bytes of a regular file the manifest may name (never through a symlink), at most `limit` bytes.
     public func data(at relative: String, limit: Int = 16 << 20) -> Data? {
         files.read(relative, limit: limit)
@@ -139,6 +147,11 @@ public struct CacheStore: Sendable {
     /// (and synced) before.
     func commit(_ manifest: Manifest) throws {
         try files.write(try manifest.jsonData(), to: Self.manifestName)
+    }
+
+    /// Replaces `history.json` atomically; written just before the manifest it describes.
+    func write(_ history: History) throws {
+        try files.write(try InstantFormat.jsonEncoder().encode(history), to: Self.historyName)
     }
 
     /// Replaces `state.json` atomically.

@@ -105,6 +105,16 @@ public struct JPEGThumbnailer: Sendable {
 
     /// The working memory, in bytes, that thumbnailing `jpeg` at `size` will allocate (headers only).
     /// - Throws: The same header failures as ``thumbnail(of:size:)``.
+    /// The size the picture shows at: its frame's, with the sides swapped when its EXIF orientation turns it.
+    package func displaySize(of jpeg: Data) throws(ImageFailure) -> ImageSize {
+        try withBytes(of: jpeg) { bytes throws(ImageFailure) in
+            let structure = try JPEGStructure.parse(bytes, maxScans: limits.maxScans)
+            let (width, height) = (structure.width, structure.height)
+            return structure.orientation.swapsAxes
+                ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+        }
+    }
+
     package func memoryCost(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in try plan(for: bytes, size: size).memoryCost }
     }

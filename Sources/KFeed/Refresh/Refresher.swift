@@ -39,12 +39,26 @@ public struct Refresher: Sendable {
         public var builder: TimelineBuilder
         /// The widget image size.
         public var size: ImageSize
+        /// How long a shown post, media key or picture stays unusable (`--no-repeat-days`); zero keeps no history.
+        public var noRepeatWindow: TimeInterval
 
         /// Creates a plan.
-        public init(query: RecentSearchQuery, builder: TimelineBuilder, size: ImageSize) {
+        public init(
+            query: RecentSearchQuery,
+            builder: TimelineBuilder,
+            size: ImageSize,
+            noRepeatWindow: TimeInterval = 7 * 86_400
+        ) {
             self.query = query
             self.builder = builder
             self.size = size
+            self.noRepeatWindow = noRepeatWindow
+        }
+
+        /// Candidates fetched beyond the entries when history is kept, so that a picture found to repeat one
+        /// already shown only after its download gives its slot to the next: a sixth of the entries, 1…4.
+        var extraCandidates: Int {
+            noRepeatWindow > 0 ? min(4, max(1, builder.entryCount / 6)) : 0
         }
     }
 
@@ -143,23 +157,37 @@ public struct Refresher: Sendable {
             if !due.isDue { return .notDue(until: due.until) }
         }
 
+        let remembers = plan.noRepeatWindow > 0
+        var history =
+            remembers
+            ? (store.history() ?? History()).current(replacing: previous, at: now, window: plan.noRepeatWindow)
+            : History()
+        var unshown = plan.builder
+        unshown.shownPostIDs = history.postIDs
+        unshown.shownMediaKeys = history.mediaKeys
+        let builder = unshown
+
         let search: XClient.Outcome
         do {
             search = try await withDeadline {
-                try await connection.client.search(plan.query, wanting: plan.builder.entryCount) { results in
-                    plan.builder.postsStillWanted(after: results.feedItems)
+                try await connection.client.search(plan.query, wanting: builder.entryCount) { results in
+                    builder.postsStillWanted(after: results.feedItems)
                 }
             }
         } catch let error as KFeedError {
             throw failure(error, state: &state, now: now)
         }
-        let selection = plan.builder.selection(from: search.results.feedItems, isExhausted: true)
+        var candidates = builder
+        candidates.entryCount += plan.extraCandidates
+        let selection = candidates.selection(from: search.results.feedItems, isExhausted: true)
         state.rateLimit = search.rateLimit ?? state.rateLimit
         state.apiVersion = search.apiVersion ?? state.apiVersion
-        for skip in selection.skipped { log("post \(skip.postID) not used: \(skip.reason)") }
+        for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
+            log("post \(skip.postID) not used: \(skip.reason)")
+        }
         for error in search.results.partialErrors { log("partial error: \(Sanitized.excerpt(error.detail))") }
 
-        let planned = plan.builder.manifest(for: selection, query: plan.query, size: plan.size, now: now)
+        let planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
         guard !selection.chosen.isEmpty else {
             let error = KFeedError(.apiResponse, "the search returned no usable post")
             state.recordFailure(error, now: now)
@@ -175,7 +203,15 @@ public struct Refresher: Sendable {
         let manifest: Manifest
         var summary: Summary
         do {
-            (manifest, summary) = try await withDeadline { try await fillImages(of: planned, with: connection.images) }
+            let filled: Manifest
+            (filled, summary) = try await withDeadline { try await fillImages(of: planned, with: connection.images) }
+            let hashes: [String: PerceptualHash]
+            (manifest, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
+            summary.placeholders = manifest.entries.filter(\.placeholder).count
+            if remembers {
+                history.record(manifest, hashes: hashes)
+                try store.write(history)
+            }
             try store.commit(manifest)
         } catch let error as KFeedError {
             throw failure(error, state: &state, now: now)
@@ -190,6 +226,33 @@ public struct Refresher: Sendable {
             at: now
         )
         return .refreshed(manifest, summary)
+    }
+
+    /// The first `builder.entryCount` entries of `filled` whose picture is not the same as one in `shown` or an
+    /// earlier entry (a repost under another media key), dated anew; and the hashes of their pictures by media key.
+    private func distinctPictures(
+        of filled: Manifest,
+        notLike shown: [PerceptualHash],
+        builder: TimelineBuilder,
+        now: Date
+    ) -> (Manifest, [String: PerceptualHash]) {
+        var kept: [Manifest.Entry] = []
+        var hashes: [String: PerceptualHash] = [:]
+        var seen = shown
+        for entry in filled.entries where kept.count < builder.entryCount {
+            if plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
+                let hash = store.data(at: image).flatMap(PerceptualHash.of(jpeg:))
+            {
+                if seen.contains(where: hash.isSameImage) {
+                    log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
+                    continue
+                }
+                seen.append(hash)
+                hashes[entry.media.key] = hash
+            }
+            kept.append(entry)
+        }
+        return (builder.manifest(scheduling: kept, query: plan.query, size: plan.size, now: now), hashes)
     }
 
     /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.
