@@ -49,6 +49,7 @@ public struct History: Codable, Sendable, Hashable {
     ///   - previous: the committed manifest this refresh replaces, if any.
     ///   - now: the refresh's instant.
     ///   - window: how long a shown entry stays unusable.
+    /// - Returns: the records that still count.
     public func current(replacing previous: Manifest?, at now: Date, window: TimeInterval) -> History {
         var history = self
         history.records.removeAll { record in
