@@ -23,13 +23,10 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
-        .target(
-            name: "KFeed",
-            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"],
-            // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion) are ~30×
-            // slower, and the tests decode hundreds of images.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
-        ),
+        // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
+        // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops are ~30× slower and the tests decode
+        // hundreds of images.
+        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"]),
         .target(
             name: "KFeedCLI",
             dependencies: ["KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -118,6 +118,11 @@ public enum InstantFormat {
         return (year, month, day, secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
     }
 
+    /// A UTC offset in seconds as `+09:00` or `-03:30`.
+    static func offset(_ seconds: Int) -> String {
+        "\(seconds < 0 ? "-" : "+")\(padded(abs(seconds) / 3_600)):\(padded(abs(seconds) % 3_600 / 60))"
+    }
+
     /// `value` in decimal, zero-padded to `width` digits.
     static func padded(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
