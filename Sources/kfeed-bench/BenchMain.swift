@@ -11,9 +11,10 @@ enum BenchMain {
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             case "hashes": try HashBench.run(Array(arguments.dropFirst()))
+            case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|hashes [options]\n".utf8)
+                    Data("usage: kfeed-bench transport|images|serve|hashes|economy [options]\n".utf8)
                 )
                 exit(64)
             }
