@@ -23,12 +23,24 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // Display renders: libspng, and fontconfig + FreeType + HarfBuzz for captions. Headers only, like libcurl:
+        // the libraries are opened on the first render (see the shims), never at start-up.
+        .systemLibrary(
+            name: "CKFeedPNG",
+            providers: [.apt(["libspng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CKFeedText",
+            providers: [.apt(["libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev"])]
+        ),
         .target(
             name: "KFeed",
-            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"],
-            // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion) are ~30×
-            // slower, and the tests decode hundreds of images.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"],
+            swiftSettings: [
+                // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion, dithering)
+                // are ~30× slower, and the tests decode hundreds of images.
+                .unsafeFlags(["-O"], .when(configuration: .debug))
+            ]
         ),
         .target(
             name: "KFeedCLI",
@@ -38,7 +50,7 @@ let package = Package(
             name: "kfeed",
             dependencies: ["KFeedCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "KFeedTestSupport", dependencies: ["KFeed"]),
+        .target(name: "KFeedTestSupport", dependencies: ["KFeed", "CKFeedPNG"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
         .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport"]),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
@@ -51,5 +63,9 @@ for target in package.targets where target.type != .system {
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
             .enableUpcomingFeature("InternalImportsByDefault"),
+            // FreeType's headers live in /usr/include/freetype2, off the default include path, and every module
+            // that imports KFeed loads CKFeedText's header. `pkgConfig: "freetype2"` would add this path but also
+            // link libfreetype into the binary (a DT_NEEDED loaded at every start), which the shim avoids.
+            .unsafeFlags(["-Xcc", "-I/usr/include/freetype2"]),
         ]
 }
