@@ -1,29 +1,24 @@
 import CKFeedPNG
 import Foundation
 
-/// The one owner of a libspng context: created in `init`, freed in `deinit`, used by one encode or decode.
+/// The one owner of a libspng context: created in `init`, freed in `deinit`, used by one encode.
 ///
 /// libspng is opened on first use (see `Sources/CKFeedPNG/shim.h`); when it cannot be loaded, `init` throws a
 /// `KFeedError` naming the Debian package to install. Every return code is checked and turned into a
 /// `KFeedError` with `spng_strerror`'s text.
 final class PNGContext {
-    enum Kind { case encoder, decoder }
-
     private let context: OpaquePointer
 
-    /// Creates an encoder (writing to memory) or a decoder.
-    init(_ kind: Kind) throws(KFeedError) {
+    /// Creates an encoder writing to memory.
+    init() throws(KFeedError) {
         guard kfeed_spng_available() != 0 else {
             throw KFeedError(.configuration, "display renders need libspng.so.0: install the Debian package libspng0")
         }
-        let flags = kind == .encoder ? Int32(SPNG_CTX_ENCODER.rawValue) : 0
-        guard let created = kfeed_spng_ctx_new(flags) else {
+        guard let created = kfeed_spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw KFeedError(.io, "libspng could not create a context (out of memory)")
         }
         context = created
-        if kind == .encoder {
-            try check(kfeed_spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1), "set the output buffer")
-        }
+        try check(kfeed_spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1), "set the output buffer")
     }
 
     deinit { kfeed_spng_ctx_free(context) }
@@ -34,6 +29,7 @@ final class PNGContext {
     ///   - ihdr: the header: size, bit depth, colour type.
     ///   - palette: the `PLTE` colours for indexed images.
     /// - Returns: The PNG file.
+    /// - Throws: `KFeedError` `.io` with libspng's text.
     func encode(_ rows: [UInt8], ihdr: spng_ihdr, palette: [SIMD3<UInt8>]?) throws(KFeedError) -> Data {
         var header = ihdr
         try check(kfeed_spng_set_ihdr(context, &header), "set the PNG header")
@@ -74,44 +70,6 @@ final class PNGContext {
         }
         defer { kfeed_spng_free_buffer(buffer) }
         return Data(bytes: buffer, count: length)
-    }
-
-    /// A decoded PNG: its header, palette and samples as stored (packed rows, no expansion).
-    struct Decoded {
-        var ihdr: spng_ihdr
-        var palette: [SIMD3<UInt8>]
-        var rows: [UInt8]
-    }
-
-    /// Decodes `png` without converting samples (`SPNG_FMT_PNG`): tests read bit depths and indices from it.
-    func decode(_ png: Data) throws(KFeedError) -> Decoded {
-        let result = png.withUnsafeBytes { bytes in
-            Result { () throws(KFeedError) -> Decoded in
-                try check(kfeed_spng_set_png_buffer(context, bytes.baseAddress, bytes.count), "read the PNG")
-                var ihdr = spng_ihdr()
-                try check(kfeed_spng_get_ihdr(context, &ihdr), "read the PNG header")
-                var palette: [SIMD3<UInt8>] = []
-                if ihdr.color_type == UInt8(SPNG_COLOR_TYPE_INDEXED.rawValue) {
-                    var plte = spng_plte()
-                    try check(kfeed_spng_get_plte(context, &plte), "read the palette")
-                    palette = withUnsafeBytes(of: &plte.entries) { raw in
-                        raw.bindMemory(to: spng_plte_entry.self).prefix(Int(plte.n_entries)).map {
-                            SIMD3($0.red, $0.green, $0.blue)
-                        }
-                    }
-                }
-                var length = 0
-                let format = Int32(SPNG_FMT_PNG.rawValue)
-                try check(kfeed_spng_decoded_image_size(context, format, &length), "size the image")
-                var rows = [UInt8](repeating: 0, count: length)
-                let status = rows.withUnsafeMutableBytes { out in
-                    kfeed_spng_decode_image(context, out.baseAddress, out.count, format, 0)
-                }
-                try check(status, "decode the image")
-                return Decoded(ihdr: ihdr, palette: palette, rows: rows)
-            }
-        }
-        return try result.get()
     }
 
     private func check(_ status: Int32, _ action: String) throws(KFeedError) {

@@ -15,7 +15,7 @@ enum PNGWriter {
             palette.isEvenGreys ? SPNG_COLOR_TYPE_GRAYSCALE.rawValue : SPNG_COLOR_TYPE_INDEXED.rawValue
         )
         let rows = pack(indices, width: width, height: height, bitDepth: depth)
-        return try PNGContext(.encoder).encode(rows, ihdr: ihdr, palette: palette.isEvenGreys ? nil : palette.colours)
+        return try PNGContext().encode(rows, ihdr: ihdr, palette: palette.isEvenGreys ? nil : palette.colours)
     }
 
     /// RGBX pixels as an 8-bit RGB PNG.
@@ -31,7 +31,7 @@ enum PNGWriter {
             rows[index * 3 + 1] = rgbx[index * 4 + 1]
             rows[index * 3 + 2] = rgbx[index * 4 + 2]
         }
-        return try PNGContext(.encoder).encode(rows, ihdr: ihdr, palette: nil)
+        return try PNGContext().encode(rows, ihdr: ihdr, palette: nil)
     }
 
     /// Packs one index per byte into rows of `bitDepth`-bit samples, most significant bits first, each row
