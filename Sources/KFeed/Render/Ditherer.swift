@@ -9,8 +9,9 @@ import Foundation
 ///   like with like.
 /// - 1-bit gets a tone step first, so a photo still reads with two colours: levels stretched from the 1st to the
 ///   99th percentile of the photo's luma (when that range spans at least 48 of 255), an unsharp mask (radius 2,
-///   amount 0.8) that keeps edges and faces from dissolving into noise, and a gentle S-curve that pushes
-///   midtones apart.
+///   amount 0.8) that keeps edges and faces from dissolving into noise, a gentle S-curve (20 % smoothstep) that
+///   pushes midtones apart, and a midtone lift (gamma 0.85) against e-paper's dot gain, which otherwise closes
+///   dark midtones (faces, fur) into solid black.
 /// - Colours (color7) diffuse the error in linear-light RGB (so a mix of two inks averages right) and pick the
 ///   nearest palette colour in Oklab (perceptual distance, so a dark blue is not mistaken for black).
 ///
@@ -54,7 +55,8 @@ enum Ditherer {
 
     static let unsharpRadius = 2
     static let unsharpAmount: Float = 0.8
-    static let curveStrength: Float = 0.35
+    static let curveStrength: Float = 0.2
+    static let midtoneGamma: Float = 0.85
 
     /// Levels, unsharp mask and S-curve over the non-crisp pixels (see the type's documentation).
     static func applyToneStep(_ luma: inout [Float], width: Int, height: Int, crisp: [UInt8]) {
@@ -86,7 +88,7 @@ enum Ditherer {
             let sharpened = luma[index] + unsharpAmount * (luma[index] - blurred[index])
             let x = min(max((sharpened - low) * scale / 255, 0), 1)
             let smooth = x * x * (3 - 2 * x)
-            luma[index] = (x + curveStrength * (smooth - x)) * 255
+            luma[index] = powf(x + curveStrength * (smooth - x), midtoneGamma) * 255
         }
     }
 
