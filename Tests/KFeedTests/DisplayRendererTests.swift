@@ -266,6 +266,21 @@ struct DisplayRendererTests {
         #expect(ink(withReason, rows: 180..<240) > 200)  // the "No picture" title
     }
 
+    @Test(arguments: ["16x16:mono", "40x16:grey4:bmp", "16x4096:color7", "64x48:rgb"])
+    func tinyAndOddPanelsStillRenderWithACaption(text: String) throws {
+        let profile = try DisplayProfile(parsing: text)
+        let renderer = DisplayRenderer(profile: profile)
+        let photo = try renderer.render(photo: try Self.source("stage-6.jpg"), caption: Self.caption)
+        let card = try renderer.renderPlaceholder(reason: "image too large", caption: Self.caption)
+        if profile.isDithered {
+            try Self.checkPalette(photo, profile)
+            try Self.checkPalette(card, profile)
+        } else {
+            #expect(Self.frame(of: photo.data)?.width == profile.width)
+            #expect(Self.frame(of: card.data)?.height == profile.height)
+        }
+    }
+
     @Test func undecodablePictureIsAnAPIResponseErrorWithTheImageFailure() throws {
         let error = #expect(throws: KFeedError.self) {
             try DisplayRenderer(profile: .trmnl).render(photo: try Fixture.data("images/broken.jpg"), caption: nil)

@@ -35,9 +35,10 @@ enum CaptionBand {
         var hourSize: Int
 
         init(width: Int, height canvasHeight: Int) {
-            height = max(Int((Float(min(width, canvasHeight)) * 0.15).rounded()), 32)
-            padding = max(height / 8, 3)
-            avatar = height - 2 * padding
+            // 15 % of the short side, at least 32 px (legible), at most half the panel.
+            height = min(max(Int((Float(min(width, canvasHeight)) * 0.15).rounded()), 32), max(canvasHeight / 2, 1))
+            padding = max(height / 8, 1)
+            avatar = max(height - 2 * padding, 1)
             nameSize = max(Int((Float(height) * 0.30).rounded()), 9)
             usernameSize = max(Int((Float(height) * 0.23).rounded()), 8)
             hourSize = max(Int((Float(height) * 0.36).rounded()), 10)

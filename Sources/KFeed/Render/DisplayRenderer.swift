@@ -12,7 +12,7 @@ public import Foundation
 /// JPEGs are baseline (never progressive) through TurboJPEG.
 ///
 /// libspng, fontconfig, FreeType and HarfBuzz are loaded on the first render, never at start-up. Calls are
-/// synchronous and CPU-bound (about 30 ms for 800×480 from a 2560×1600 photo): run them off the cooperative
+/// synchronous and CPU-bound (about 0.1 s of CPU for 800×480 from a 2560×1600 photo): run them off the cooperative
 /// pool, at most one per core.
 public struct DisplayRenderer: Sendable {
     /// The panel rendered for.

@@ -30,8 +30,9 @@ struct RenderCanvas: Sendable {
 
     /// Fills a rectangle (clipped to the canvas).
     mutating func fill(x: Int, y: Int, width: Int, height: Int, colour: Colour, isCrisp: Bool) {
-        for row in max(y, 0)..<min(y + height, self.height) {
-            for column in max(x, 0)..<min(x + width, self.width) {
+        let (rows, columns) = clip(x: x, y: y, width: width, height: height)
+        for row in rows {
+            for column in columns {
                 let index = row * self.width + column
                 pixels[index * 4] = colour.x
                 pixels[index * 4 + 1] = colour.y
@@ -43,8 +44,9 @@ struct RenderCanvas: Sendable {
 
     /// Lays `colour` over a rectangle with opacity `alpha` (0…1), leaving it diffusable.
     mutating func shade(x: Int, y: Int, width: Int, height: Int, colour: Colour, alpha: Float) {
-        for row in max(y, 0)..<min(y + height, self.height) {
-            for column in max(x, 0)..<min(x + width, self.width) {
+        let (rows, columns) = clip(x: x, y: y, width: width, height: height)
+        for row in rows {
+            for column in columns {
                 blend(column, row, colour: colour, coverage: alpha)
             }
         }
@@ -74,6 +76,7 @@ struct RenderCanvas: Sendable {
     /// Draws an RGBX `image` of `diameter`² inside a circle at (`x`, `y`), its edge anti-aliased, and marks its
     /// inside for dithering.
     mutating func drawDisc(_ image: [UInt8], diameter: Int, x: Int, y: Int) {
+        guard diameter > 0, image.count >= diameter * diameter * 4 else { return }
         let radius = Float(diameter) / 2
         for row in 0..<diameter {
             for column in 0..<diameter {
@@ -89,6 +92,15 @@ struct RenderCanvas: Sendable {
                 }
             }
         }
+    }
+
+    /// The rows and columns of a rectangle inside the canvas (empty when it lies outside or is empty).
+    private func clip(x: Int, y: Int, width: Int, height: Int) -> (rows: Range<Int>, columns: Range<Int>) {
+        let top = min(max(y, 0), self.height)
+        let left = min(max(x, 0), self.width)
+        let bottom = max(min(y + max(height, 0), self.height), top)
+        let right = max(min(x + max(width, 0), self.width), left)
+        return (top..<bottom, left..<right)
     }
 
     private func mix(_ background: UInt8, _ foreground: UInt8, _ alpha: Float) -> UInt8 {
