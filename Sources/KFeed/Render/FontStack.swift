@@ -69,22 +69,38 @@ final class FontStack: @unchecked Sendable {  // every mutable member is used on
     /// with `…` at its logical end when it does not fit; `nil` when no installed font can draw all of it.
     func layout(_ text: String, pixelSize: Int, bold: Bool, maxWidth: Float) -> TextLine? {
         lock.withLock {
-            guard var line = unlockedLayout(text, pixelSize: pixelSize, bold: bold) else { return nil }
+            guard let line = unlockedLayout(text, pixelSize: pixelSize, bold: bold) else { return nil }
             guard line.width > maxWidth else { return line }
-            var characters = Array(text)
-            while !characters.isEmpty {
-                characters.removeLast()
-                while characters.last?.isWhitespace == true { characters.removeLast() }
-                guard var shorter = unlockedLayout(String(characters) + "…", pixelSize: pixelSize, bold: bold) else {
-                    return nil
+            // The longest prefix that fits with "…" after it (widths grow with the prefix): binary search.
+            let characters = Array(text)
+            func shortened(_ count: Int) -> TextLine? {
+                var prefix = characters[..<count]
+                while prefix.last?.isWhitespace == true { prefix.removeLast() }
+                let line = unlockedLayout(String(prefix) + "…", pixelSize: pixelSize, bold: bold)
+                return line.map {
+                    TextLine(
+                        glyphs: $0.glyphs,
+                        width: $0.width,
+                        pixelSize: $0.pixelSize,
+                        text: $0.text,
+                        isEllipsised: true
+                    )
                 }
-                if shorter.width <= maxWidth || characters.isEmpty {
-                    shorter.isEllipsised = true
-                    return shorter
-                }
-                line = shorter
             }
-            return nil
+            guard var best = shortened(0) else { return nil }
+            var low = 1
+            var high = characters.count - 1
+            while low <= high {
+                let middle = (low + high) / 2
+                guard let candidate = shortened(middle) else { return nil }
+                if candidate.width <= maxWidth {
+                    best = candidate
+                    low = middle + 1
+                } else {
+                    high = middle - 1
+                }
+            }
+            return best
         }
     }
 
