@@ -62,6 +62,11 @@ struct DisplayProfileTests {
         #expect(profile.maxBytes == nil)
     }
 
+    @Test func pathComponentsAreSafeFileNames() throws {
+        #expect(DisplayProfile.trmnlBMP.pathComponent == "trmnl-bmp")
+        #expect(try DisplayProfile(parsing: "800x480:Mono:PNG").pathComponent == "800x480-mono-png")
+    }
+
     static let refused: [(String, String)] = [
         ("800x480:rgb:bmp", "write 800x480:rgb:jpg or 800x480:rgb:png"),
         ("800x480:mono:jpg", "write 800x480:mono:png or 800x480:mono:bmp"),

@@ -281,6 +281,15 @@ struct DisplayRendererTests {
         }
     }
 
+    @Test func theBudgetedRenderIsTheSameFileAndReleasesItsReservation() async throws {
+        let budget = ImageDecodeBudget()
+        let photo = try Self.source("stage-1.jpg")
+        let renderer = DisplayRenderer(profile: .grey4)
+        let budgeted = try await renderer.render(photo: photo, caption: Self.caption, budget: budget)
+        #expect(budgeted.data == (try renderer.render(photo: photo, caption: Self.caption)).data)
+        #expect(await budget.reservedBytes == 0)
+    }
+
     @Test func undecodablePictureIsAnAPIResponseErrorWithTheImageFailure() throws {
         let error = #expect(throws: KFeedError.self) {
             try DisplayRenderer(profile: .trmnl).render(photo: try Fixture.data("images/broken.jpg"), caption: nil)

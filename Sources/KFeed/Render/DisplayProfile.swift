@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an e-ink panel or photo frame is sent: its exact pixel size, palette and file format (`--profile P`).
 ///
 /// The presets are the panels of the contract (``trmnl``, ``trmnlBMP``, ``grey4``, ``inky7``, ``inkplate``,
@@ -33,7 +35,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         public var fileExtension: String { rawValue }
     }
 
-    /// The name the profile was parsed from (`trmnl`, `800x480:mono:png` …); renders are named after it.
+    /// The name the profile was parsed from, lowercased (`trmnl`, `800x480:mono:png` …): the manifest's key.
     public var name: String
     /// Width in pixels.
     public var width: Int
@@ -156,6 +158,10 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         default: nil
         }
     }
+
+    /// The profile's part of a render's file name, `renders/<media key>-<pathComponent>.<ext>`: the name, with
+    /// `:` (in `WxH:KIND:FORMAT`) written as `-`, so the name is safe in a URL path and on any file system.
+    public var pathComponent: String { name.replacingOccurrences(of: ":", with: "-") }
 
     /// The file name extension of renders, without the dot (`png`, `bmp`, `jpg`).
     public var fileExtension: String { format.fileExtension }

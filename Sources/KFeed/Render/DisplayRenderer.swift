@@ -47,6 +47,42 @@ public struct DisplayRenderer: Sendable {
         return try finish(&canvas, caption: caption)
     }
 
+    /// Like ``render(photo:caption:)``, but first reserves the render's working memory in `budget` (the decode's
+    /// estimate plus the canvas and dithering planes), and renders on a thread of its own, off the cooperative
+    /// pool, as ``JPEGThumbnailer/thumbnail(of:size:budget:)`` does.
+    public func render(
+        photo jpeg: Data,
+        caption: DisplayCaption?,
+        budget: ImageDecodeBudget
+    ) async throws(KFeedError) -> DisplayRender {
+        let cost: Int
+        do {
+            cost = try JPEGThumbnailer().memoryCost(of: jpeg, size: profile.sourceSize) + workingMemory
+        } catch {
+            throw KFeedError(
+                .apiResponse,
+                "cannot render the picture for display profile \(profile.name): \(error.reason)",
+                underlying: error
+            )
+        }
+        await budget.reserve(cost)
+        let result = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { () throws(KFeedError) -> DisplayRender in
+                        try render(photo: jpeg, caption: caption)
+                    }
+                )
+            }
+        }
+        await budget.release(cost)
+        return try result.get()
+    }
+
+    /// Bytes a render holds beside the decode: the RGBX canvas and its crisp mask, the luma plane and the blur's
+    /// two planes, the indices and their packed rows, and the encoded file (generously).
+    var workingMemory: Int { profile.width * profile.height * 24 }
+
     /// Renders a placeholder entry: a card with `reason` (for example the manifest's `placeholder_reason`).
     /// - Throws: `KFeedError` `.configuration` when a library or every font is missing.
     public func renderPlaceholder(reason: String, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
