@@ -24,24 +24,20 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         // Display renders: libspng, and fontconfig + FreeType + HarfBuzz for captions. Headers only, like libcurl:
-        // the libraries are opened on the first render (see the shims), never at start-up.
+        // the libraries are opened on the first render (see the shims), never at start-up. FreeType's few
+        // declarations are in CKFeedText's shim: its headers are off the default include path.
         .systemLibrary(
             name: "CKFeedPNG",
             providers: [.apt(["libspng-dev"])]
         ),
         .systemLibrary(
             name: "CKFeedText",
-            providers: [.apt(["libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev"])]
+            providers: [.apt(["libfontconfig-dev", "libharfbuzz-dev"])]
         ),
-        .target(
-            name: "KFeed",
-            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"],
-            swiftSettings: [
-                // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion, dithering)
-                // are ~30× slower, and the tests decode hundreds of images.
-                .unsafeFlags(["-O"], .when(configuration: .debug))
-            ]
-        ),
+        // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
+        // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
+        // dithering) are ~30× slower and the tests decode hundreds of images.
+        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"]),
         .target(
             name: "KFeedCLI",
             dependencies: ["KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -52,7 +48,12 @@ let package = Package(
         ),
         .target(name: "KFeedTestSupport", dependencies: ["KFeed", "CKFeedPNG"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
-        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport"]),
+        // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
+        // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
+        .target(name: "KFeedFuzz", dependencies: ["KFeed"]),
+        .systemLibrary(name: "CKFeedFuzzer"),
+        .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
+        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz"]),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
     ]
 )
@@ -63,9 +64,5 @@ for target in package.targets where target.type != .system {
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
             .enableUpcomingFeature("InternalImportsByDefault"),
-            // FreeType's headers live in /usr/include/freetype2, off the default include path, and every module
-            // that imports KFeed loads CKFeedText's header. `pkgConfig: "freetype2"` would add this path but also
-            // link libfreetype into the binary (a DT_NEEDED loaded at every start), which the shim avoids.
-            .unsafeFlags(["-Xcc", "-I/usr/include/freetype2"]),
         ]
 }

@@ -19,7 +19,7 @@ need() { command -v "$1" >/dev/null 2>&1; }
 if ! need convert || ! convert -version 2>/dev/null | grep -q ImageMagick || [ ! -x /usr/bin/time ]; then
   apt-get install -y -qq imagemagick time >/dev/null
 fi
-bash "$ROOT/scripts/deps.sh" libspng-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core
+bash "$ROOT/scripts/deps.sh"
 [ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
 
 (cd "$ROOT" && swift build -c release --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)

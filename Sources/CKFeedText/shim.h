@@ -5,13 +5,105 @@
 //
 // The three libraries are opened with dlopen when the first caption is drawn, not linked: a cron run that renders
 // nothing never loads them (fontconfig alone pulls in expat and reads its configuration in constructors of its
-// dependencies). Each wrapper caches its symbol in an atomic pointer. FreeType's headers live in
-// /usr/include/freetype2, which the KFeed target adds to the C include path. No other logic here.
+// dependencies). Each wrapper caches its symbol in an atomic pointer. No other logic here.
+//
+// FreeType's headers are not included: they live in /usr/include/freetype2, off the default include path, and
+// both ways of adding it to every module that imports KFeed are out (unsafeFlags keep other packages from
+// depending on KFeed by version; `pkgConfig: "freetype2"` links libfreetype, a DT_NEEDED at every start). The
+// few FreeType declarations kfeed uses are below instead, from FreeType 2's public headers (the ABI of
+// libfreetype.so.6, stable since 2.0).
 #include <fontconfig/fontconfig.h>
-#include <ft2build.h>
-#include FT_FREETYPE_H
 #include <harfbuzz/hb.h>
 #include <dlfcn.h>
+
+// FreeType (freetype.h, ftimage.h). Faces, slots and sizes are opaque: kfeed reads them only through the heads
+// below, the leading fields of FT_FaceRec, FT_GlyphSlotRec and FT_SizeRec up to the last one it needs, and only
+// through pointers FreeType allocated.
+typedef int FT_Error;
+typedef struct FT_LibraryRec_ *FT_Library;
+typedef struct FT_FaceRec_ *FT_Face;
+typedef struct FT_GlyphSlotRec_ *FT_GlyphSlot;
+FT_Error FT_Init_FreeType(FT_Library *alibrary);
+FT_Error FT_Done_FreeType(FT_Library library);
+FT_Error FT_New_Face(FT_Library library, const char *filepathname, long face_index, FT_Face *aface);
+FT_Error FT_Done_Face(FT_Face face);
+FT_Error FT_Set_Pixel_Sizes(FT_Face face, unsigned int pixel_width, unsigned int pixel_height);
+FT_Error FT_Select_Size(FT_Face face, int strike_index);
+FT_Error FT_Load_Glyph(FT_Face face, unsigned int glyph_index, int load_flags);
+FT_Error FT_Render_Glyph(FT_GlyphSlot slot, unsigned int render_mode);  // FT_Render_Mode: an enum of unsigned values
+
+enum {
+    KFEED_FT_LOAD_NO_HINTING = 1 << 1,
+    KFEED_FT_LOAD_NO_BITMAP = 1 << 3,
+    KFEED_FT_LOAD_COLOR = 1 << 20,
+    KFEED_FT_FACE_FLAG_SCALABLE = 1 << 0,
+    KFEED_FT_RENDER_MODE_NORMAL = 0,
+};
+/// FT_Pixel_Mode.
+enum kfeed_ft_pixel_mode { KFEED_FT_PIXEL_MODE_GRAY = 2, KFEED_FT_PIXEL_MODE_BGRA = 7 };
+
+/// FT_Generic.
+struct kfeed_ft_generic { void *data; void (*finalizer)(void *); };
+/// FT_Bitmap, whole.
+struct kfeed_ft_bitmap {
+    unsigned int rows;
+    unsigned int width;
+    int pitch;
+    unsigned char *buffer;
+    unsigned short num_grays;
+    unsigned char pixel_mode;
+    unsigned char palette_mode;
+    void *palette;
+};
+/// FT_SizeRec up to metrics.y_ppem.
+struct kfeed_ft_size_head {
+    FT_Face face;
+    struct kfeed_ft_generic generic;
+    unsigned short x_ppem;
+    unsigned short y_ppem;
+};
+/// FT_GlyphSlotRec up to bitmap_top.
+struct kfeed_ft_glyph_slot_head {
+    FT_Library library;
+    FT_Face face;
+    FT_GlyphSlot next;
+    unsigned int glyph_index;
+    struct kfeed_ft_generic generic;
+    long metrics[8];             // FT_Glyph_Metrics: eight FT_Pos
+    long linear_hori_advance;    // FT_Fixed
+    long linear_vert_advance;    // FT_Fixed
+    long advance[2];             // FT_Vector
+    unsigned int format;         // FT_Glyph_Format, an enum of four-character tags
+    struct kfeed_ft_bitmap bitmap;
+    int bitmap_left;
+    int bitmap_top;
+};
+/// FT_FaceRec up to size.
+struct kfeed_ft_face_head {
+    long num_faces;
+    long face_index;
+    long face_flags;
+    long style_flags;
+    long num_glyphs;
+    char *family_name;
+    char *style_name;
+    int num_fixed_sizes;
+    void *available_sizes;
+    int num_charmaps;
+    void *charmaps;
+    struct kfeed_ft_generic generic;
+    long bbox[4];                // FT_BBox: four FT_Pos
+    unsigned short units_per_em;
+    short ascender;
+    short descender;
+    short height;
+    short max_advance_width;
+    short max_advance_height;
+    short underline_position;
+    short underline_thickness;
+    struct kfeed_ft_glyph_slot_head *glyph;
+    struct kfeed_ft_size_head *size;
+};
 
 enum kfeed_text_library { KFEED_FONTCONFIG = 0, KFEED_FREETYPE = 1, KFEED_HARFBUZZ = 2 };
 
@@ -63,15 +155,20 @@ static inline FT_Error kfeed_ft_new_face(FT_Library library, const char *path, l
 static inline FT_Error kfeed_ft_done_face(FT_Face face) { return KFEED_FT(FT_Done_Face)(face); }
 static inline FT_Error kfeed_ft_set_pixel_sizes(FT_Face face, unsigned int width, unsigned int height) { return KFEED_FT(FT_Set_Pixel_Sizes)(face, width, height); }
 static inline FT_Error kfeed_ft_select_size(FT_Face face, int strike) { return KFEED_FT(FT_Select_Size)(face, strike); }
-static inline FT_UInt kfeed_ft_get_char_index(FT_Face face, FT_ULong code) { return KFEED_FT(FT_Get_Char_Index)(face, code); }
-static inline FT_Error kfeed_ft_load_glyph(FT_Face face, FT_UInt glyph, FT_Int32 flags) { return KFEED_FT(FT_Load_Glyph)(face, glyph, flags); }
-static inline FT_Error kfeed_ft_render_glyph(FT_GlyphSlot slot) { return KFEED_FT(FT_Render_Glyph)(slot, FT_RENDER_MODE_NORMAL); }
-/// FT_LOAD_* and FT_FACE_FLAG_* are function-like or long macros.
-static inline FT_Int32 kfeed_ft_load_outline_flags(void) { return FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP; }
-static inline FT_Int32 kfeed_ft_load_color_flags(void) { return FT_LOAD_COLOR; }
-static inline int kfeed_ft_face_is_scalable(FT_Face face) { return FT_IS_SCALABLE(face) ? 1 : 0; }
-static inline int kfeed_ft_face_has_fixed_sizes(FT_Face face) { return FT_HAS_FIXED_SIZES(face) ? 1 : 0; }
-static inline int kfeed_ft_face_has_color(FT_Face face) { return FT_HAS_COLOR(face) ? 1 : 0; }
+static inline FT_Error kfeed_ft_load_glyph(FT_Face face, unsigned int glyph, int flags) { return KFEED_FT(FT_Load_Glyph)(face, glyph, flags); }
+/// Renders the glyph in `face`'s slot (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL)).
+static inline FT_Error kfeed_ft_render_glyph(FT_Face face) { return KFEED_FT(FT_Render_Glyph)((FT_GlyphSlot)((struct kfeed_ft_face_head *)face)->glyph, KFEED_FT_RENDER_MODE_NORMAL); }
+static inline int kfeed_ft_load_outline_flags(void) { return KFEED_FT_LOAD_NO_HINTING | KFEED_FT_LOAD_NO_BITMAP; }
+static inline int kfeed_ft_load_color_flags(void) { return KFEED_FT_LOAD_COLOR; }
+static inline int kfeed_ft_face_is_scalable(FT_Face face) { return (((const struct kfeed_ft_face_head *)face)->face_flags & KFEED_FT_FACE_FLAG_SCALABLE) ? 1 : 0; }
+static inline int kfeed_ft_face_num_fixed_sizes(FT_Face face) { return ((const struct kfeed_ft_face_head *)face)->num_fixed_sizes; }
+/// The slot of `face`: the glyph last loaded or rendered.
+static inline const struct kfeed_ft_glyph_slot_head *kfeed_ft_face_glyph(FT_Face face) { return ((const struct kfeed_ft_face_head *)face)->glyph; }
+/// The vertical pixels per em of `face`'s active size (the selected strike of a bitmap font); 0 without a size.
+static inline unsigned short kfeed_ft_face_y_ppem(FT_Face face) {
+    const struct kfeed_ft_size_head *size = ((const struct kfeed_ft_face_head *)face)->size;
+    return size ? size->y_ppem : 0;
+}
 
 // HarfBuzz
 static inline hb_blob_t *kfeed_hb_blob_create_from_file(const char *path) { return KFEED_HB(hb_blob_create_from_file_or_fail)(path); }

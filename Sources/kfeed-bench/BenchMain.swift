@@ -1,6 +1,6 @@
 import Foundation
 
-/// `kfeed-bench transport|images|serve|render …`: the measurements `make bench` runs (see bench/README.md).
+/// `kfeed-bench transport|images|serve|hashes|render …`: the measurements `make bench` runs (see bench/README.md).
 @main
 enum BenchMain {
     static func main() async {
@@ -10,10 +10,11 @@ enum BenchMain {
             case "transport": try await TransportBench.run(Array(arguments.dropFirst()))
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
+            case "hashes": try HashBench.run(Array(arguments.dropFirst()))
             case "render": try await RenderBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|render [options]\n".utf8)
+                    Data("usage: kfeed-bench transport|images|serve|hashes|render [options]\n".utf8)
                 )
                 exit(64)
             }

@@ -111,32 +111,21 @@ struct DisplayRendererTests {
         }
     }
 
-    /// The start-of-frame marker and component count of a JPEG.
-    static func frame(of jpeg: Data) -> (marker: UInt8, components: Int, width: Int, height: Int)? {
-        let bytes = [UInt8](jpeg)
-        var position = 2
-        while position + 9 < bytes.count, bytes[position] == 0xFF {
-            let marker = bytes[position + 1]
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                let height = Int(bytes[position + 5]) << 8 | Int(bytes[position + 6])
-                let width = Int(bytes[position + 7]) << 8 | Int(bytes[position + 8])
-                return (marker, Int(bytes[position + 9]), width, height)
-            }
-            position += 2 + (Int(bytes[position + 2]) << 8 | Int(bytes[position + 3]))
-        }
-        return nil
+    /// A JPEG's frame, by kfeed's marker walk; nil when it does not parse.
+    static func frame(of jpeg: Data) -> JPEGStructure? {
+        jpeg.withUnsafeBytes { try? JPEGStructure.parse($0, maxScans: 100) }
     }
 
     // MARK: - Profiles
 
     @Test(arguments: DisplayProfile.presets.filter(\.isDithered), sources)
     func palettePresetsAreExactSizeBitDepthAndPalette(profile: DisplayProfile, source: String) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let render = try DisplayRenderer(profile: profile).render(photo: try Self.source(source), caption: Self.caption)
-        let file = directory.url.appendingPathComponent("render.\(render.fileExtension)")
-        try render.data.write(to: file)
-        let written = DisplayRender(data: try Data(contentsOf: file), profile: profile)
+        let written = try TemporaryDirectory.with { directory in
+            let file = directory.appendingPathComponent("render.\(render.fileExtension)")
+            try render.data.write(to: file)
+            return DisplayRender(data: try Data(contentsOf: file), profile: profile)
+        }
         try Self.checkPalette(written, profile)
         if let maxBytes = profile.maxBytes { #expect(render.data.count <= maxBytes) }
         #expect(!render.isDegraded)
@@ -161,9 +150,9 @@ struct DisplayRendererTests {
     func jpegPresetsAreBaselineAtTheExactSize(profile: DisplayProfile, source: String) throws {
         let render = try DisplayRenderer(profile: profile).render(photo: try Self.source(source), caption: Self.caption)
         let frame = try #require(Self.frame(of: render.data))
-        #expect(frame.marker == 0xC0, "SOF\(frame.marker - 0xC0): not baseline")
+        #expect(frame.process == .baseline, "\(frame.process): not baseline")
         #expect(frame.width == profile.width && frame.height == profile.height)
-        #expect(frame.components == (profile.kind == .rgb ? 3 : 1))
+        #expect(frame.components.count == (profile.kind == .rgb ? 3 : 1))
         // TurboJPEG reads it back at that size.
         let pixels = try JPEGThumbnailer().pixels(of: render.data, size: profile.sourceSize)
         #expect(pixels.count == profile.width * profile.height * 4)
@@ -242,7 +231,7 @@ struct DisplayRendererTests {
         if profile.isDithered {
             try Self.checkPalette(render, profile)
         } else {
-            #expect(Self.frame(of: render.data)?.marker == 0xC0)
+            #expect(Self.frame(of: render.data)?.process == .baseline)
         }
         #expect(render.caption?.nameLine == "Kim Jisoo")
     }

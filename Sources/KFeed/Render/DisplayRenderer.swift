@@ -50,7 +50,7 @@ public struct DisplayRenderer: Sendable {
     /// Like ``render(photo:caption:)``, but first reserves the render's working memory in `budget` (the decode's
     /// estimate plus the canvas and dithering planes), and renders on a thread of its own, off the cooperative
     /// pool, as ``JPEGThumbnailer/thumbnail(of:size:budget:)`` does.
-    public func render(
+    package func render(
         photo jpeg: Data,
         caption: DisplayCaption?,
         budget: ImageDecodeBudget

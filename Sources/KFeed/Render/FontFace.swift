@@ -85,14 +85,14 @@ final class FontFace {
         if isScalable {
             guard kfeed_ft_set_pixel_sizes(face, 0, UInt32(pixelSize)) == 0,
                 kfeed_ft_load_glyph(face, glyph, kfeed_ft_load_outline_flags()) == 0,
-                kfeed_ft_render_glyph(face.pointee.glyph) == 0
+                kfeed_ft_render_glyph(face) == 0
             else { return }
         } else {
-            guard face.pointee.num_fixed_sizes > 0, kfeed_ft_select_size(face, 0) == 0,
+            guard kfeed_ft_face_num_fixed_sizes(face) > 0, kfeed_ft_select_size(face, 0) == 0,
                 kfeed_ft_load_glyph(face, glyph, kfeed_ft_load_color_flags()) == 0
             else { return }
         }
-        guard let slot = face.pointee.glyph else { return }
+        guard let slot = kfeed_ft_face_glyph(face) else { return }
         let bitmap = slot.pointee.bitmap
         guard let buffer = bitmap.buffer, bitmap.rows > 0, bitmap.width > 0 else { return }
         let rows = Int(bitmap.rows)
@@ -100,8 +100,8 @@ final class FontFace {
         let pitch = Int(bitmap.pitch)
         let left = Int(slot.pointee.bitmap_left)
         let top = Int(slot.pointee.bitmap_top)
-        switch Int32(bitmap.pixel_mode) {
-        case Int32(FT_PIXEL_MODE_GRAY.rawValue):
+        switch UInt32(bitmap.pixel_mode) {
+        case KFEED_FT_PIXEL_MODE_GRAY.rawValue:
             let originX = Int(x.rounded()) + left
             let originY = Int(baseline.rounded()) - top
             for row in 0..<rows {
@@ -112,8 +112,8 @@ final class FontFace {
                     canvas.markCrisp(originX + column, originY + row)
                 }
             }
-        case Int32(FT_PIXEL_MODE_BGRA.rawValue):
-            let strike = max(Float(face.pointee.size.pointee.metrics.y_ppem), 1)
+        case KFEED_FT_PIXEL_MODE_BGRA.rawValue:
+            let strike = max(Float(kfeed_ft_face_y_ppem(face)), 1)
             let scale = Float(pixelSize) / strike
             let originX = x + Float(left) * scale
             let originY = baseline - Float(top) * scale
