@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli bench-renders
+bench: bench-transport bench-images bench-cli bench-renders bench-economy
 
 bench-transport:
 	bash bench/transport.sh
@@ -20,6 +20,9 @@ bench-cli:
 
 bench-renders:
 	bash bench/renders.sh
+
+bench-economy:
+	bash bench/economy.sh
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `kfeed-bench transport|images|serve|hashes|render …`: the measurements `make bench` runs (see bench/README.md).
+/// `kfeed-bench transport|images|serve|hashes|render|economy …`: the measurements `make bench` runs
+/// (see bench/README.md).
 @main
 enum BenchMain {
     static func main() async {
@@ -12,9 +13,10 @@ enum BenchMain {
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             case "hashes": try HashBench.run(Array(arguments.dropFirst()))
             case "render": try await RenderBench.run(Array(arguments.dropFirst()))
+            case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|hashes|render [options]\n".utf8)
+                    Data("usage: kfeed-bench transport|images|serve|hashes|render|economy [options]\n".utf8)
                 )
                 exit(64)
             }
