@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-economy format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli bench-economy
+bench: bench-transport bench-images bench-cli bench-renders bench-economy
 
 bench-transport:
 	bash bench/transport.sh
@@ -17,6 +17,9 @@ bench-images:
 
 bench-cli:
 	bash bench/cli.sh
+
+bench-renders:
+	bash bench/renders.sh
 
 bench-economy:
 	bash bench/economy.sh
