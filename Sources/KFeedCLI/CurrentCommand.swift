@@ -10,15 +10,33 @@ struct CurrentCommand: AsyncParsableCommand {
         discussion: "Exits 69 with a message when no entry covers the time (for example a stale timeline)."
     )
 
-    enum Field: String, ExpressibleByArgument, CaseIterable {
+    enum Field: ExpressibleByArgument, Equatable {
         case image, avatar, text, url, username, date
+        /// `render.P`: the entry's display render for profile P.
+        case render(String)
+
+        static let names = ["image", "avatar", "text", "url", "username", "date", "render.P"]
+
+        init?(argument: String) {
+            switch argument {
+            case "image": self = .image
+            case "avatar": self = .avatar
+            case "text": self = .text
+            case "url": self = .url
+            case "username": self = .username
+            case "date": self = .date
+            default:
+                guard argument.hasPrefix("render."), argument.count > "render.".count else { return nil }
+                self = .render(String(argument.dropFirst("render.".count)))
+            }
+        }
     }
 
     @OptionGroup var options: GlobalOptions
 
     @Option(
         help: ArgumentHelp(
-            "Print only this field: \(Field.allCases.map(\.rawValue).joined(separator: ", ")).",
+            "Print only this field: \(Field.names.joined(separator: ", ")) (P a --profile of the refresh).",
             valueName: "name"
         )
     )
@@ -40,6 +58,7 @@ struct CurrentCommand: AsyncParsableCommand {
         var entry = manifest.entries[index]
         entry.image = entry.image.map(store.absolutePath)
         entry.author.avatar = entry.author.avatar.map(store.absolutePath)
+        entry.renders = entry.renders?.mapValues(store.absolutePath)
         switch field {
         case .none:
             FileHandle.standardOutput.write(try InstantFormat.jsonEncoder().encode(entry))
@@ -50,6 +69,16 @@ struct CurrentCommand: AsyncParsableCommand {
         case .url: print(entry.url.absoluteString)
         case .username: print(entry.author.username)
         case .date: print(InstantFormat.string(from: entry.date))
+        case .render(let profile):
+            guard let path = entry.renders?[profile] else {
+                let made = (entry.renders ?? [:]).keys.sorted().joined(separator: ", ")
+                throw KFeedError(
+                    .noEntry,
+                    "the entry has no render for profile \(profile) (\(made.isEmpty ? "none made" : "made: \(made)")); "
+                        + "run kfeed refresh --profile \(profile)"
+                )
+            }
+            print(path)
         }
     }
 }

@@ -34,7 +34,10 @@ struct Feed {
                 query: settings.query,
                 builder: settings.builder,
                 size: settings.size,
-                noRepeatWindow: Double(settings.noRepeatDays) * 86_400
+                noRepeatWindow: Double(settings.noRepeatDays) * 86_400,
+                profiles: settings.profiles,
+                captions: settings.captions,
+                timeZone: .current
             ),
             log: log
         ) {

@@ -77,6 +77,18 @@ struct GlobalOptions: ParsableArguments {
     )
     var noRepeatDays: Int?
 
+    @Option(
+        name: .customLong("profile"),
+        help: ArgumentHelp(
+            "Also render each entry for a display: trmnl, trmnl-bmp, grey4, inky7, inkplate, frame or WxH:KIND[:FORMAT] (repeatable).",
+            valueName: "p"
+        )
+    )
+    var profiles: [String] = []
+
+    @Flag(name: .customLong("no-caption"), help: "Display renders without the caption band: the bare picture.")
+    var noCaption = false
+
     @Flag(name: .customLong("allow-sensitive"), help: "Keep posts flagged possibly_sensitive.")
     var allowSensitive = false
 
@@ -159,6 +171,20 @@ struct GlobalOptions: ParsableArguments {
             throw KFeedError(.usage, "--policy: \(error.message)")
         }
 
+        var profiles: [DisplayProfile] = []
+        if !self.profiles.isEmpty {
+            profiles = try self.profiles.map { try DisplayProfile(parsing: $0) }
+        } else if let text = environment["KFEED_PROFILES"] {
+            for name in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
+                do { profiles.append(try DisplayProfile(parsing: String(name))) } catch {
+                    throw KFeedError(.configuration, "KFEED_PROFILES: \(error.message)")
+                }
+            }
+        }
+        // One render per profile name, first kept.
+        var names: Set<String> = []
+        profiles = profiles.filter { names.insert($0.name).inserted }
+
         let replay = (replay ?? environment["KFEED_REPLAY"]).map { URL(fileURLWithPath: $0) }
         return Settings(
             query: query,
@@ -180,6 +206,8 @@ struct GlobalOptions: ParsableArguments {
             pageBudget: pages,
             // Recorded answers never change: remembering what they showed would only thin them out run by run.
             noRepeatDays: noRepeatDays ?? (replay == nil ? 7 : 0),
+            profiles: profiles,
+            captions: !noCaption,
             tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
             verbosity: verbose ? .verbose : quiet ? .quiet : .normal
         )
@@ -208,6 +236,8 @@ struct Settings: Sendable {
     var now: Date
     var pageBudget: Int
     var noRepeatDays: Int
+    var profiles: [DisplayProfile]
+    var captions: Bool
     var tokenFile: URL?
     var verbosity: Verbosity
 }

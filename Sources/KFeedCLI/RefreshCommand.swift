@@ -29,6 +29,7 @@ struct RefreshCommand: AsyncParsableCommand {
             Console.info(
                 "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
                     + "\(summary.reused) reused, \(summary.placeholders) placeholders"
+                    + (summary.rendered > 0 ? ", \(summary.rendered) display renders" : "")
             )
         case .noUsablePost(let retry):
             Console.info(

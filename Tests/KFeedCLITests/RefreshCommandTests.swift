@@ -60,6 +60,58 @@ struct RefreshCommandTests {
         #expect(due.status == 66)  // due now: it asks, and the missing replay answers nothing
     }
 
+    @Test func profilesRenderEveryEntryAndCurrentNamesTheRender() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let replay = try Self.replay(in: directory)
+            let cache = directory.appendingPathComponent("cache").path
+            let now = "2026-11-22T09:00:00Z"
+            let refresh = try await KFeedProcess.run(
+                ["refresh", "--replay", replay.path, "--cache", cache, "--now", now, "--profile", "trmnl-bmp"],
+                environment: ["KFEED_PROFILES": "grey4"]  // the flag wins over the environment
+            )
+            #expect(refresh.status == 0)
+            #expect(refresh.stderr.isEmpty)
+            let current = try await KFeedProcess.run([
+                "current", "--cache", cache, "--now", "2026-11-22T09:30:00Z", "--field", "render.trmnl-bmp",
+            ])
+            #expect(current.status == 0)
+            let path = current.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(path.hasPrefix(cache + "/renders/") && path.hasSuffix(".bmp"))
+            #expect(FileManager.default.contents(atPath: path)?.count == 48_062)
+            let missing = try await KFeedProcess.run([
+                "current", "--cache", cache, "--now", "2026-11-22T09:30:00Z", "--field", "render.grey4",
+            ])
+            #expect(missing.status == 69)
+            #expect(missing.stderr.contains("run kfeed refresh --profile grey4"))
+        }
+    }
+
+    @Test(
+        arguments: [
+            (["--profile", "10x10:mono"], [String: String](), Int32(64)),
+            (["--profile", "800x480:rgb:bmp"], [String: String](), Int32(64)),
+            ([String](), ["KFEED_PROFILES": "trmnl,e-ink"], Int32(78)),
+        ] as [([String], [String: String], Int32)]
+    )
+    func aBadProfileIsRefusedBeforeAnyRequest(
+        arguments: [String],
+        environment: [String: String],
+        status: Int32
+    )
+        async throws
+    {
+        try await TemporaryDirectory.withAsync { directory in
+            let cache = directory.appendingPathComponent("cache").path
+            let result = try await KFeedProcess.run(
+                ["refresh", "--replay", directory.appendingPathComponent("none").path, "--cache", cache] + arguments,
+                environment: environment
+            )
+            #expect(result.status == status)
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(!FileManager.default.fileExists(atPath: cache))
+        }
+    }
+
     @Test func aTimeZoneChangeBetweenRunsChangesNoInstantAndNothingIsDueEarly() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -128,6 +128,15 @@ public struct CacheStore: Sendable {
         return structure.map { $0.hasEndOfImage && $0.width == size.width && $0.height == size.height } ?? false
     }
 
+    /// Whether the cache holds a whole render at `relative`: a regular file (not followed through a link) that
+    /// starts with its format's signature and, for JPEG, ends with EOI.
+    func hasRender(_ relative: String) -> Bool {
+        guard let data = files.read(relative), data.count > 8 else { return false }
+        if relative.hasSuffix(".png") { return data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+        if relative.hasSuffix(".bmp") { return data.starts(with: [0x42, 0x4D]) }
+        return data.starts(with: [0xFF, 0xD8]) && data.suffix(2).elementsEqual([0xFF, 0xD9])
+    }
+
     /// Writes a new image, avatar or render under its name, atomically; the containing directory is synced by
     /// ``syncSubdirectories()`` once the batch is written.
     func store(_ data: Data, at relative: String) throws {

@@ -100,13 +100,15 @@ public struct ImageFetcher: Sendable {
         return outcome
     }
 
-    private enum Download {
+    /// A download's body, or why there is none.
+    package enum Download: Sendable {
         case success(Data)
         case failure(String)
     }
 
-    /// Tries each URL in turn: a 404, a 5xx or a network error moves on to the next.
-    private func download(_ candidates: [URL]) async -> Download {
+    /// Tries each URL in turn: a 404, a 5xx or a network error moves on to the next. Used as is (no downscaling)
+    /// for the sources of display renders.
+    package func download(_ candidates: [URL]) async -> Download {
         var reason = "no image URL"
         for url in candidates {
             guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {

@@ -29,6 +29,8 @@ public struct Refresher: Sendable {
         public var placeholders = 0
         /// Files the sweep removed.
         public var removed = 0
+        /// Display renders made (not reused).
+        public var rendered = 0
     }
 
     /// What to search and how to lay out the timeline.
@@ -41,18 +43,30 @@ public struct Refresher: Sendable {
         public var size: ImageSize
         /// How long a shown post, media key or picture stays unusable (`--no-repeat-days`); zero keeps no history.
         public var noRepeatWindow: TimeInterval
+        /// The display renders made for every entry (`--profile`).
+        public var profiles: [DisplayProfile]
+        /// Whether renders carry the caption band (`--no-caption` turns it off).
+        public var captions: Bool
+        /// The zone the renders' hours are shown in.
+        public var timeZone: TimeZone
 
         /// Creates a plan.
         public init(
             query: RecentSearchQuery,
             builder: TimelineBuilder,
             size: ImageSize,
-            noRepeatWindow: TimeInterval = 7 * 86_400
+            noRepeatWindow: TimeInterval = 7 * 86_400,
+            profiles: [DisplayProfile] = [],
+            captions: Bool = true,
+            timeZone: TimeZone = .gmt
         ) {
             self.query = query
             self.builder = builder
             self.size = size
             self.noRepeatWindow = noRepeatWindow
+            self.profiles = profiles
+            self.captions = captions
+            self.timeZone = timeZone
         }
 
         /// Candidates fetched beyond the entries when history is kept, so that a picture found to repeat one
@@ -86,7 +100,7 @@ public struct Refresher: Sendable {
 
     /// The cache the refresher commits to.
     public let store: CacheStore
-    private let plan: Plan
+    let plan: Plan
     private let connect: @Sendable () throws -> Connection
     private let deadline: Duration
     private let log: @Sendable (String) -> Void
@@ -125,6 +139,10 @@ public struct Refresher: Sendable {
         if manifest.query != plan.query.text || manifest.size != plan.size { return Dueness(isDue: true) }
         // An empty timeline is retried as soon as the back-off allows.
         if manifest.entries.isEmpty { return Dueness(isDue: true) }
+        // A profile asked for that the timeline's entries lack (added to the cron line): render it now.
+        if manifest.entries.contains(where: { entry in plan.profiles.contains { entry.renders?[$0.name] == nil } }) {
+            return Dueness(isDue: true)
+        }
         // `never`: only `--force` refreshes.
         guard let reload = manifest.reloadAfter else { return Dueness(isDue: false) }
         return now >= reload ? Dueness(isDue: true) : Dueness(isDue: false, until: reload)
@@ -232,7 +250,11 @@ public struct Refresher: Sendable {
             let filled: Manifest
             (filled, summary) = try await withDeadline { try await fillImages(of: planned, with: connection.images) }
             let hashes: [String: PerceptualHash]
-            (manifest, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
+            let distinct: Manifest
+            (distinct, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
+            (manifest, summary.rendered) = try await withDeadline {
+                try await renderDisplays(of: distinct, with: connection.images)
+            }
             summary.placeholders = manifest.entries.filter(\.placeholder).count
             if remembers {
                 history.record(manifest, hashes: hashes)

@@ -1,0 +1,152 @@
+import Foundation
+
+extension Refresher {
+    /// One render to make: an entry, a profile, the file and what goes in it.
+    private struct RenderJob: Sendable {
+        var entry: Int
+        var profile: DisplayProfile
+        var path: String
+        var caption: DisplayCaption?
+        /// The source renditions to try; empty for a placeholder entry.
+        var candidates: [URL]
+        var placeholderReason: String
+    }
+
+    /// Makes the display render of every entry for every profile of the plan (`DESIGN.md` §6) and names them in
+    /// the manifest as `entries[i].renders[P]`. A render is reused when the cache holds it: its name carries the
+    /// media key, the profile and a digest of the caption, so the same picture with the same caption on the same
+    /// panel is the same file. Each source is fetched at the rendition that covers the panel (not the widget
+    /// thumbnail scaled up), once for all profiles that need that rendition; a picture that cannot be had or
+    /// decoded renders as the placeholder card with its reason.
+    /// - Returns: the manifest naming the renders, and how many were made.
+    /// - Throws: `KFeedError` `.configuration` when a render library or every font is missing (naming the Debian
+    ///   package), `.io` when a file cannot be written.
+    func renderDisplays(of manifest: Manifest, with images: ImageFetcher) async throws -> (Manifest, Int) {
+        guard !plan.profiles.isEmpty, !manifest.entries.isEmpty else { return (manifest, 0) }
+        var manifest = manifest
+        var jobs: [RenderJob] = []
+        for (index, entry) in manifest.entries.enumerated() {
+            let caption = plan.captions ? self.caption(of: entry) : nil
+            for profile in plan.profiles {
+                let variant = "\(profile.pathComponent)-\(Self.digest(caption, placeholder: entry.placeholderReason))"
+                guard
+                    let path = CacheStore.renderPath(
+                        mediaKey: entry.media.key,
+                        profile: variant,
+                        fileExtension: profile.fileExtension
+                    )
+                else { continue }
+                manifest.entries[index].renders = (manifest.entries[index].renders ?? [:])
+                manifest.entries[index].renders?[profile.name] = path
+                if store.hasRender(path) { continue }
+                let candidates =
+                    entry.placeholder
+                    ? []
+                    : entry.media.sourceURL.map {
+                        ImageRendition.photoCandidates(
+                            for: $0,
+                            width: entry.media.width,
+                            height: entry.media.height,
+                            target: profile.sourceSize
+                        )
+                    } ?? []
+                jobs.append(
+                    RenderJob(
+                        entry: index,
+                        profile: profile,
+                        path: path,
+                        caption: caption,
+                        candidates: candidates,
+                        placeholderReason: entry.placeholderReason ?? "no picture"
+                    )
+                )
+            }
+        }
+        guard !jobs.isEmpty else { return (manifest, 0) }
+
+        // One download per distinct source rendition, all in flight at once.
+        let sources = await withTaskGroup(of: ([URL], ImageFetcher.Download).self) { group in
+            for candidates in Set(jobs.map(\.candidates)) where !candidates.isEmpty {
+                group.addTask { (candidates, await images.download(candidates)) }
+            }
+            var sources: [[URL]: ImageFetcher.Download] = [:]
+            for await (candidates, download) in group { sources[candidates] = download }
+            return sources
+        }
+        let budget = ImageDecodeBudget()
+        let slots = ImageDecodeBudget(capacity: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let renders = try await withThrowingTaskGroup(of: (String, Data).self) { group in
+            for job in jobs {
+                group.addTask {
+                    await slots.reserve(1)
+                    do {
+                        let data = try await Self.render(
+                            job,
+                            source: sources[job.candidates] ?? .failure(job.placeholderReason),
+                            budget: budget
+                        )
+                        await slots.release(1)
+                        return (job.path, data)
+                    } catch {
+                        await slots.release(1)
+                        throw error
+                    }
+                }
+            }
+            var renders: [(String, Data)] = []
+            for try await render in group { renders.append(render) }
+            return renders
+        }
+        for (path, data) in renders { try store.store(data, at: path) }
+        try store.syncSubdirectories()
+        return (manifest, renders.count)
+    }
+
+    /// The render of one job: the picture, or the placeholder card when there is none or it does not decode.
+    private static func render(
+        _ job: RenderJob,
+        source: ImageFetcher.Download,
+        budget: ImageDecodeBudget
+    ) async throws(KFeedError) -> Data {
+        let renderer = DisplayRenderer(profile: job.profile)
+        var reason = job.placeholderReason
+        switch source {
+        case .failure(let why):
+            if !job.candidates.isEmpty { reason = why }
+        case .success(let jpeg):
+            do {
+                return try await renderer.render(photo: jpeg, caption: job.caption, budget: budget).data
+            } catch {
+                guard error.code == .apiResponse else { throw error }
+                reason = (error.underlying as? ImageFailure)?.reason ?? "cannot decode the picture"
+            }
+        }
+        return try renderer.renderPlaceholder(reason: reason, caption: job.caption).data
+    }
+
+    /// The caption band of `entry`: the author, the hour it begins in the plan's zone, and the cached avatar.
+    private func caption(of entry: Manifest.Entry) -> DisplayCaption {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = plan.timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: entry.date)
+        let hour = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        return DisplayCaption(
+            name: entry.author.name,
+            username: entry.author.username,
+            hour: hour,
+            avatarJPEG: entry.author.avatar.flatMap { store.data(at: $0) }
+        )
+    }
+
+    /// Eight hex digits of FNV-1a over what a render shows besides the picture, so a render is reused only when
+    /// its caption (or its placeholder reason) is the same.
+    private static func digest(_ caption: DisplayCaption?, placeholder: String?) -> String {
+        var text = "\(placeholder ?? "")\u{0}"
+        if let caption {
+            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
+        }
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(format: "%08x", hash)
+    }
+}
