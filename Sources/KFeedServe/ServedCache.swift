@@ -1,0 +1,145 @@
+import Foundation
+import KFeed
+
+/// The server's only reader of the cache directory: it loads each newly committed `timeline.json` and every file
+/// that manifest names into memory (a ``Generation``), and keeps the current and the previous one.
+///
+/// Every call first compares `timeline.json`'s identity (device, inode, size, mtime: one `lstat`) with the loaded
+/// one and loads the new generation when it changed, so each request sees the newest committed manifest. Files are
+/// opened without following symlinks and must be regular. A refresh sweeps files that neither its manifest nor the
+/// previous one names; holding them in memory means a client that read generation N can still fetch what N names.
+///
+/// `@unchecked Sendable`: the generations and the error are guarded by `lock`; loading is serialized by
+/// `loadLock` so that a change is loaded once while other requests keep answering from the old snapshot.
+final class ServedCache: @unchecked Sendable {
+    /// The largest file the server loads (images are tens of kilobytes; renders at most a few hundred).
+    static let fileLimit: Int64 = 16 << 20
+    /// The file name of the manifest.
+    static let manifestName = "timeline.json"
+
+    /// The current and the previous generation.
+    struct Snapshot: Sendable {
+        /// The newest loaded generation; nil before the cache holds a timeline.
+        var current: Generation?
+        /// The one before it.
+        var previous: Generation?
+
+        /// A file named by the current generation, else by the previous one.
+        func file(_ path: String) -> ServedFile? {
+            current?.files[path] ?? previous?.files[path]
+        }
+    }
+
+    /// The cache directory.
+    let directory: URL
+    private let path: String
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private let loadLock = NSLock()
+    private var snapshot = Snapshot()
+    private var failedIdentity: NoFollowFile.Identity?
+    private var failedAt = Date.distantPast
+    private var loadError: String?
+
+    /// Creates the adapter; nothing is read until the first call.
+    init(directory: URL, log: @escaping @Sendable (String) -> Void) {
+        self.directory = directory.standardizedFileURL
+        self.path = self.directory.path
+        self.log = log
+    }
+
+    /// The generations, after loading `timeline.json` if it changed since the last call.
+    func current() -> Snapshot {
+        let identity = NoFollowFile.identity(of: path + "/" + Self.manifestName)
+        let loaded = lock.withLock { snapshot }
+        if identity == nil || identity == loaded.current?.identity { return loaded }
+        loadLock.lock()
+        defer { loadLock.unlock() }
+        let (latest, failed, failedAt) = lock.withLock { (snapshot, failedIdentity, self.failedAt) }
+        if identity == latest.current?.identity { return latest }
+        if identity == failed, Date().timeIntervalSince(failedAt) < 1 { return latest }
+        do {
+            let generation = try load()
+            return lock.withLock {
+                if generation.identity != snapshot.current?.identity {
+                    snapshot = Snapshot(current: generation, previous: snapshot.current)
+                }
+                loadError = nil
+                return snapshot
+            }
+        } catch {
+            log("cannot load \(Self.manifestName): \(error); still serving the last timeline loaded")
+            return lock.withLock {
+                failedIdentity = identity
+                self.failedAt = Date()
+                loadError = "\(error)"
+                return snapshot
+            }
+        }
+    }
+
+    /// Why the last load failed, if it did.
+    var lastLoadError: String? {
+        lock.withLock { loadError }
+    }
+
+    /// The absolute path of a file a manifest names (as `kfeed current` prints it).
+    func absolutePath(_ relative: String) -> String {
+        CacheReader(directory: directory).absolutePath(relative)
+    }
+
+    /// The refresh state (`state.json`), when there is a readable one.
+    func refreshState() -> RefreshState? {
+        guard let contents = try? NoFollowFile.read("state.json", in: path, limit: 1 << 20) else { return nil }
+        return try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: Data(contents.data))
+    }
+
+    /// Reads `timeline.json` and every file it names. When a named file is missing because a newer manifest has
+    /// been committed (and a later refresh swept it), starts again with the newer manifest (a few times).
+    private func load() throws -> Generation {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let manifestContents: NoFollowFile.Contents
+            do {
+                manifestContents = try NoFollowFile.read(Self.manifestName, in: path, limit: Self.fileLimit)
+            } catch {
+                throw KFeedError(.io, "\(path)/\(Self.manifestName) is \(error)")
+            }
+            let manifest: Manifest
+            do {
+                manifest = try Manifest.decode(Data(manifestContents.data))
+            } catch {
+                throw KFeedError(.apiResponse, "\(path)/\(Self.manifestName) is not a kfeed timeline")
+            }
+            var files: [String: ServedFile] = [:]
+            var missing: [String] = []
+            for relative in Generation.servablePaths(of: manifest) {
+                do {
+                    let contents = try NoFollowFile.read(relative, in: path, limit: Self.fileLimit)
+                    files[relative] = ServedFile(bytes: contents.data, path: relative, modified: contents.modified)
+                } catch .missing where relative.hasPrefix("placeholder-") {
+                    continue  // only served when the refresh made one
+                } catch {
+                    missing.append("\(relative) (\(error))")
+                }
+            }
+            if !missing.isEmpty {
+                let now = NoFollowFile.identity(of: path + "/" + Self.manifestName)
+                if now != manifestContents.identity && attempt < 5 { continue }
+                log("the timeline names files that cannot be served: \(missing.sorted().joined(separator: ", "))")
+            }
+            let manifestFile = ServedFile(
+                bytes: manifestContents.data,
+                path: Self.manifestName,
+                modified: manifestContents.modified
+            )
+            return Generation(
+                manifest: manifest,
+                manifestFile: manifestFile,
+                files: files,
+                identity: manifestContents.identity
+            )
+        }
+    }
+}
