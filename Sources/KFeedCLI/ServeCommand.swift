@@ -126,7 +126,9 @@ struct ServeCommand: AsyncParsableCommand {
         let refresher = try feed.refresher()
         return {
             do {
-                switch try await refresher.refresh(now: clock(), force: false) {
+                // Whole seconds, like `kfeed refresh`'s clock: entry dates stay on the second.
+                let now = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
+                switch try await refresher.refresh(now: now, force: false) {
                 case .notDue: break
                 case .refreshed(let manifest, let summary):
                     if verbose {
