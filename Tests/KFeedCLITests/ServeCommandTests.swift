@@ -492,6 +492,96 @@ struct ServeCommandTests {
         #expect((await server.stop()).status == 0)
     }
 
+    // MARK: - In a browser
+
+    @Test(
+        .enabled(
+            if: Chromium.executable != nil,
+            "needs headless Chromium: no chromium or chromium-browser on PATH; run apt-get install -y chromium"
+        )
+    )
+    func chromiumShowsTheWidgetAndThePreviewFromTheServerWithEveryImageDecoded() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let keyFile = try Self.writeKey(in: cache)
+        let server = try await Self.serve(cache, ["--key-file", keyFile])
+        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let entry = manifest.entries[1]
+
+        for (page, images) in [("widget", 2), ("", 2 * manifest.entries.count)] {
+            // The DOM Chromium built from the served page (with the key in the URL, as a home-screen bookmark has).
+            let url = "\(server.base)/\(page)?key=\(Self.key)"
+            let dom = try await Chromium.run(["--virtual-time-budget=5000", "--dump-dom", url])
+            #expect(!dom.lowercased().contains("<script"), "\(page)")
+            let sources = dom.matches(of: /<img [^>]*src="([^"]*)"/).map { String($0.output.1) }
+            #expect(sources.count == images, "/\(page): \(sources)")
+            // Every image is fetched with a per-path signature, never the key.
+            #expect(sources.allSatisfy { $0.contains("?sig=") && !$0.contains(Self.key) }, "\(sources)")
+            if page == "widget" {
+                #expect(dom.contains("<img class=\"avatar\""))
+                #expect(dom.contains(">@\(entry.author.username)</span>"))
+                #expect(dom.contains("<span class=\"name\">\(HTMLEscaping.escape(entry.author.name))</span>"))
+                #expect(dom.contains(">10:00</time>"))
+            }
+
+            // Each of those images, loaded by Chromium from the server, decodes to its real size.
+            let report = try await Self.decodeReport(sources.map { "\(server.base)/\($0)" }, in: cache)
+            #expect(report.count == sources.count)
+            for image in report {
+                let expected = image.src.contains("/avatars/") ? ImageSize.avatar : manifest.size
+                #expect(image.naturalWidth == expected.width && image.naturalHeight == expected.height, "\(image.src)")
+            }
+        }
+
+        // A rendering of the widget at a phone's size: the picture fills it (a blank page this size is ~3 KB).
+        let screenshot = cache.url.appendingPathComponent("widget.png")
+        _ = try await Chromium.run([
+            "--screenshot=\(screenshot.path)", "--window-size=390,844", "--virtual-time-budget=5000",
+            "\(server.base)/widget?key=\(Self.key)",
+        ])
+        let png = try Data(contentsOf: screenshot)
+        #expect(Chromium.pngSize(png) == [390, 844])
+        #expect(png.count > 40_000, "a \(png.count)-byte screenshot looks blank")
+        if let keep = ProcessInfo.processInfo.environment["KFEED_KEEP_SCREENSHOT"] {
+            try png.write(to: URL(fileURLWithPath: keep))
+        }
+        #expect((await server.stop()).status == 0)
+    }
+
+    private struct DecodedImage: Decodable {
+        var src: String
+        var naturalWidth: Int
+        var naturalHeight: Int
+    }
+
+    /// Loads `urls` as images in a page of their own in Chromium and returns each one's decoded size.
+    private static func decodeReport(_ urls: [String], in cache: TemporaryDirectory) async throws -> [DecodedImage] {
+        let tags = urls.map { "<img src=\"\($0)\">" }.joined(separator: "\n")
+        let harness = cache.url.appendingPathComponent("images-\(UUID().uuidString).html")
+        let html = """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+            <pre id="report">pending</pre>
+            \(tags)
+            <script>
+            window.addEventListener('load', () => {
+              const images = Array.from(document.images).map(image => ({ src: image.src,
+                naturalWidth: image.naturalWidth, naturalHeight: image.naturalHeight }));
+              document.getElementById('report').textContent = JSON.stringify(images);
+            });
+            </script>
+            </body></html>
+            """
+        try Data(html.utf8).write(to: harness)
+        defer { try? FileManager.default.removeItem(at: harness) }
+        let dom = try await Chromium.run(["--virtual-time-budget=10000", "--dump-dom", harness.absoluteString])
+        let json = try #require(dom.firstMatch(of: /<pre id="report">([^<]*)<\/pre>/)?.output.1, "\(dom)")
+        let text = String(json).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(
+            of: "&amp;",
+            with: "&"
+        )
+        return try JSONDecoder().decode([DecodedImage].self, from: Data(text.utf8))
+    }
+
     // MARK: - Refresh beside the server
 
     /// A replay like `sample` whose posts, media keys and so file names differ (ids rewritten), in `directory`.
