@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-serve format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli
+bench: bench-transport bench-images bench-cli bench-serve
 
 bench-transport:
 	bash bench/transport.sh
@@ -17,6 +17,9 @@ bench-images:
 
 bench-cli:
 	bash bench/cli.sh
+
+bench-serve:
+	bash bench/serve.sh
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests
