@@ -22,13 +22,19 @@ struct AccessKey: Sendable {
 
     /// Whether `request` carries the key in any of the three places.
     func isPresented(in request: Request) -> Bool {
+        var found = isPresented(inHeaders: request.headers)
+        if let query = request.uri.queryParameters["key"] { found = matches(query) || found }
+        return found
+    }
+
+    /// Whether `headers` carry the key (`Authorization: Bearer` or `Access-Token`).
+    func isPresented(inHeaders headers: HTTPFields) -> Bool {
         var found = false
-        if let authorization = request.headers[.authorization] {
+        if let authorization = headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { found = matches(parts[1]) || found }
         }
-        if let token = request.headers[Self.accessTokenHeader] { found = matches(token) || found }
-        if let query = request.uri.queryParameters["key"] { found = matches(query) || found }
+        if let token = headers[Self.accessTokenHeader] { found = matches(token) || found }
         return found
     }
 

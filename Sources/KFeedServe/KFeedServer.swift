@@ -32,7 +32,9 @@ public enum KFeedServer {
         let timeout = configuration.headerTimeout.components
         let app = Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(max(1, timeout.seconds)))),
+            server: HTTPServerBuilder { handler in
+                ServeChannel(responder: handler, immediate: responder, idleTimeout: .seconds(max(1, timeout.seconds)))
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port),
                 serverName: "kfeed",

@@ -31,11 +31,7 @@ struct ServeAnswer: Sendable {
 
     /// A `200` answer with a file's bytes and validators.
     static func file(_ file: ServedFile) -> ServeAnswer {
-        var answer = ServeAnswer(status: .ok, body: file.bytes)
-        answer.headers[.contentType] = file.contentType
-        answer.headers[.eTag] = file.etag
-        answer.headers[.lastModified] = HTTPDate.string(from: file.modified)
-        return answer
+        ServeAnswer(status: .ok, headers: file.headers, body: file.bytes)
     }
 
     /// Adds a strong `ETag` computed from the body (for answers built per request), and `Last-Modified`.
@@ -46,21 +42,26 @@ struct ServeAnswer: Sendable {
 
     /// The response: `304` when `If-None-Match` names this answer's `ETag`; headers without a body for `HEAD`.
     func response(to request: Request) -> Response {
+        let (status, headers, body) = parts(isHead: request.method == .head, ifNoneMatch: request.headers[.ifNoneMatch])
+        return Response(
+            status: status,
+            headers: headers,
+            body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody()
+        )
+    }
+
+    /// Status, headers (with `Content-Length`) and the body to send (nil for `HEAD` and `304`).
+    func parts(isHead: Bool, ifNoneMatch: String?) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
         var headers = self.headers
         headers[.contentLength] = String(body.readableBytes)
-        if status == .ok, let etag = headers[.eTag], let match = request.headers[.ifNoneMatch],
-            Self.matches(match, etag)
-        {
+        if status == .ok, let etag = headers[.eTag], let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
             var notModified = HTTPFields()
             for name in [HTTPField.Name.eTag, .lastModified, .cacheControl] {
                 if let value = headers[name] { notModified[name] = value }
             }
-            return Response(status: .notModified, headers: notModified, body: ResponseBody())
+            return (.notModified, notModified, nil)
         }
-        if request.method == .head {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        return (status, headers, isHead ? nil : body)
     }
 
     /// Whether an `If-None-Match` value (`*` or a list of tags, weak or strong) names `etag` (weak comparison,

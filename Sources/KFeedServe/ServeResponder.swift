@@ -21,16 +21,50 @@ struct ServeResponder: HTTPResponder {
         let answer = await answer(to: &request)
         let response = answer.response(to: request)
         if settings.isVerbose {
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
-            // Never the query string: it may carry the key.
-            let query = (request.uri.query ?? "").isEmpty ? "" : "?…"
-            settings.log(
-                "\(request.method) \(Self.printable(request.uri.path))\(query) \(response.status.code) "
-                    + "\(answer.body.readableBytes) B \(String(format: "%.1f", milliseconds)) ms"
+            logRequest(
+                method: request.method,
+                path: request.uri.path,
+                hasQuery: !(request.uri.query ?? "").isEmpty,
+                status: response.status.code,
+                bytes: answer.body.readableBytes,
+                since: start
             )
         }
         return response
+    }
+
+    /// The `-v` line for a request: never the query string, which may carry the key.
+    func logRequest(
+        method: HTTPRequest.Method,
+        path: String,
+        hasQuery: Bool,
+        status: Int,
+        bytes: Int,
+        since start: ContinuousClock.Instant
+    ) {
+        let elapsed = (ContinuousClock.now - start).components
+        let milliseconds = Double(elapsed.attoseconds) / 1e15 + Double(elapsed.seconds) * 1e3
+        settings.log(
+            "\(method) \(Self.printable(path))\(hasQuery ? "?…" : "") \(status) \(bytes) B "
+                + "\(String(format: "%.1f", milliseconds)) ms"
+        )
+    }
+
+    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file, without a query string and with the key (when
+    /// one is required) in a header, computed on the event loop without the asynchronous request path; nil for
+    /// every other request, which takes that path. Same code and same answers as the full path.
+    func immediateAnswer(to head: HTTPRequest) -> ServeAnswer? {
+        guard head.method == .get || head.method == .head, let path = head.path, !path.contains("?"),
+            head.headerFields[.connection] == nil, let route = Route(path: path)
+        else { return nil }
+        if let key, !key.isPresented(inHeaders: head.headerFields) { return nil }
+        let snapshot = cache.current()
+        let moment = Moment(generation: snapshot.current, now: settings.now())
+        switch route {
+        case .currentImage: return currentImage(moment, snapshot: snapshot, profile: nil)
+        case .file(let relative): return file(relative, snapshot: snapshot, moment: moment)
+        default: return nil
+        }
     }
 
     /// The route of a path, nil for an unknown one.
@@ -98,12 +132,10 @@ struct ServeResponder: HTTPResponder {
             answer.headers[.cacheControl] = moment.cacheControl
             return answer
         case .currentJSON: return currentJSON(moment, request: request)
-        case .currentImage: return currentImage(moment, snapshot: snapshot, request: request)
-        case .file(let relative):
-            guard let file = snapshot.file(relative) else { return .error(.notFound, "no such file") }
-            var answer = ServeAnswer.file(file)
-            answer.headers[.cacheControl] = moment.cacheControl
-            return answer
+        case .currentImage:
+            let profile = request.uri.query == nil ? nil : request.uri.queryParameters["profile"].map(String.init)
+            return currentImage(moment, snapshot: snapshot, profile: profile)
+        case .file(let relative): return file(relative, snapshot: snapshot, moment: moment)
         case .setup: return setup(request, moment: moment)
         case .display: return display(moment, request: request, isRedirect: false)
         case .redirect: return display(moment, request: request, isRedirect: true)
@@ -201,10 +233,17 @@ struct ServeResponder: HTTPResponder {
         return answer
     }
 
-    private func currentImage(_ moment: Moment, snapshot: ServedCache.Snapshot, request: Request) -> ServeAnswer {
+    func file(_ relative: String, snapshot: ServedCache.Snapshot, moment: Moment) -> ServeAnswer {
+        guard let file = snapshot.file(relative) else { return .error(.notFound, "no such file") }
+        var answer = ServeAnswer.file(file)
+        answer.headers[.cacheControl] = moment.cacheControl
+        return answer
+    }
+
+    func currentImage(_ moment: Moment, snapshot: ServedCache.Snapshot, profile: String?) -> ServeAnswer {
         guard let entry = moment.entry else { return noEntry(moment) }
         let relative: String?
-        if let profile = request.uri.queryParameters["profile"].map(String.init) {
+        if let profile {
             if let allowed = settings.profiles, !allowed.contains(profile) {
                 return .error(.notFound, "profile \(profile) is not served (--profile)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// One file of a generation, read into memory when the generation was loaded, with its validators.
@@ -11,6 +12,8 @@ struct ServedFile: Sendable {
     var etag: String
     /// The file's modification time.
     var modified: Date
+    /// `Content-Type`, `ETag` and `Last-Modified`, made once when the file is loaded.
+    var headers: HTTPFields
 
     /// Wraps bytes read from the cache.
     init(bytes: [UInt8], path: String, modified: Date) {
@@ -18,6 +21,9 @@ struct ServedFile: Sendable {
         self.contentType = Self.contentType(forPath: path)
         self.etag = Self.etag(for: bytes)
         self.modified = modified
+        self.headers = [
+            .contentType: contentType, .eTag: etag, .lastModified: HTTPDate.string(from: modified),
+        ]
     }
 
     /// A strong entity tag for `bytes`.

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// A minimal HTTP/1.1 client over a plain socket, for what libcurl would tidy up: raw paths (`/../`), any method,
-/// HEAD, request bodies, and slow senders. One request per connection (`Connection: close`).
+/// HEAD, request bodies, pipelining and slow senders. One request per connection (closed after its answer).
 enum RawHTTP {
     /// A parsed answer.
     struct Reply: Sendable {
@@ -36,12 +36,35 @@ enum RawHTTP {
         headers: [(String, String)] = [],
         body: [UInt8] = []
     ) async throws -> Reply {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
         let raw = try await exchange(Array(text.utf8) + body, port: port, isHead: method == "HEAD")
         return try parse(raw, isHead: method == "HEAD")
+    }
+
+    /// Sends `requests` (complete request texts) in one write on one connection and reads until the server closes
+    /// it: the raw bytes of every answer, in the order they came.
+    static func pipelined(_ requests: [String], port: Int) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                guard let descriptor = connect(port: port) else {
+                    continuation.resume(throwing: Failure(description: "cannot connect to port \(port)"))
+                    return
+                }
+                defer { close(descriptor) }
+                write(Array(requests.joined().utf8), to: descriptor)
+                var data: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                    if count <= 0 { break }
+                    data += buffer[..<count]
+                }
+                continuation.resume(returning: data)
+            }
+        }
     }
 
     /// Connects to `127.0.0.1:port`; nil when the connection fails.

@@ -227,6 +227,17 @@ struct ServeCommandTests {
                 && headJSON.headers["content-length"] == String(json.body.count)
         )
 
+        // Pipelined requests are answered in order, whichever path answers each.
+        let jsonRequest = "GET /current.json HTTP/1.1\r\nHost: x\r\n\r\n"
+        let jpeg = "GET /current.jpg HTTP/1.1\r\nHost: x\r\n\r\n"
+        let last = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        for order in [[jsonRequest, jpeg, jpeg, jsonRequest, last], [jpeg, jsonRequest, jpeg, last]] {
+            let raw = String(decoding: try await RawHTTP.pipelined(order, port: port), as: UTF8.self)
+            let types = raw.matches(of: /(?i)content-type: ([a-z\/]+)/).map { String($0.output.1) }
+            let expected = order.map { $0 == jpeg ? "image/jpeg" : "application/json" }
+            #expect(types == expected)
+        }
+
         for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
             let answer = try await RawHTTP.request(method, "/current.json", port: port)
             #expect(answer.status == 405, "\(method)")
