@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # `kfeed serve` beside nginx serving the same cache directory as static files, each on its own loopback port:
 # wrk at 64 connections on /current.jpg (nginx: the same file's path) — requests/s (ratio kfeed/nginx, goal ≥ 0.5),
-# p99 latency, and kfeed's peak RSS (VmHWM, goal ≤ 64 MiB). Release builds; one run of each.
-# Usage: bench/serve.sh [SECONDS]   (default 10 s per wrk run)
+# p99 latency, and kfeed's peak RSS (VmHWM, goal ≤ 64 MiB). Release builds. The machine is shared, so the two
+# servers take turns: ROUNDS rounds of SECONDS each, interleaved; requests/s is the mean, p99 the median.
+# Usage: bench/serve.sh [SECONDS] [ROUNDS]   (default 5 s, 4 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-10}"
+seconds="${1:-5}"
+rounds="${2:-4}"
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 bash scripts/deps.sh nginx wrk
 swift build -c release --scratch-path "$scratch" --product kfeed >&2
@@ -66,19 +68,32 @@ kfeed_url="http://127.0.0.1:$kfeed_port/current.jpg"
 nginx_url="http://127.0.0.1:$nginx_port/$image"
 cmp <(curl -fs "$kfeed_url") <(curl -fs "$nginx_url") || { echo "kfeed and nginx serve different bytes" >&2; exit 1; }
 
-run_wrk() { wrk -t2 -c64 -d"${seconds}s" --latency "$1" >"$2"; }
-run_wrk "$kfeed_url" "$work/wrk-kfeed.txt"
-run_wrk "$nginx_url" "$work/wrk-nginx.txt"
-rps() { awk '/^Requests\/sec:/ { print $2 }' "$1"; }
-p99() { awk '/^ +99%/ { print $2 }' "$1"; }
-errors() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr -s ' ' | paste -sd ';' -; }
+# One wrk run: "requests/s p99-in-ms errors".
+run_wrk() {
+  wrk -t2 -c64 -d"${seconds}s" --latency "$1" | awk '
+    function ms(text) {
+      if (text ~ /us$/) return text * 0.001; if (text ~ /ms$/) return text * 1; if (text ~ /s$/) return text * 1000
+    }
+    /^Requests\/sec:/ { rps = $2 } /^ +99%/ { p99 = ms($2) } /Non-2xx|Socket errors/ { errors = errors $0 ";" }
+    END { printf "%s %.2f %s\n", rps, p99, (errors == "" ? "-" : errors) }'
+}
+for round in $(seq "$rounds"); do
+  echo "kfeed $(run_wrk "$kfeed_url")" >>"$work/runs.txt"
+  echo "nginx $(run_wrk "$nginx_url")" >>"$work/runs.txt"
+done
+mean_rps() { awk -v who="$1" '$1 == who { sum += $2; n++ } END { printf "%.0f", sum / n }' "$work/runs.txt"; }
+median_p99() { awk -v who="$1" '$1 == who { print $3 }' "$work/runs.txt" | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+each() { awk -v who="$1" '$1 == who { printf "%s%.0f", (n++ ? " " : ""), $2 }' "$work/runs.txt"; }
+errors() { awk -v who="$1" '$1 == who && $4 != "-" { print $4 }' "$work/runs.txt" | sort -u | paste -sd ' ' -; }
 kfeed_rss_kib="$(awk '/^VmHWM:/ { print $2 }' "/proc/$kfeed_pid/status")"
+kfeed_rps="$(mean_rps kfeed)"
+nginx_rps="$(mean_rps nginx)"
 
 echo "==================== kfeed serve benchmark ===================="
-echo "  wrk -t2 -c64 -d${seconds}s --latency, $(stat -c %s "$cache/$image") bytes per answer:"
-echo "    kfeed serve  /current.jpg     $(rps "$work/wrk-kfeed.txt") req/s   p99 $(p99 "$work/wrk-kfeed.txt")  $(errors "$work/wrk-kfeed.txt")"
-echo "    nginx        /$image  $(rps "$work/wrk-nginx.txt") req/s   p99 $(p99 "$work/wrk-nginx.txt")  $(errors "$work/wrk-nginx.txt")"
-echo "    ratio kfeed/nginx $(awk -v a="$(rps "$work/wrk-kfeed.txt")" -v b="$(rps "$work/wrk-nginx.txt")" 'BEGIN { printf "%.2f", a / b }') (goal ≥ 0.5)"
+echo "  wrk -t2 -c64 --latency, $rounds interleaved rounds of ${seconds} s, $(stat -c %s "$cache/$image") bytes per answer:"
+echo "    kfeed serve  /current.jpg   $kfeed_rps req/s (rounds: $(each kfeed))   p99 $(median_p99 kfeed) ms $(errors kfeed)"
+echo "    nginx        same file      $nginx_rps req/s (rounds: $(each nginx))   p99 $(median_p99 nginx) ms $(errors nginx)"
+echo "    ratio kfeed/nginx $(awk -v a="$kfeed_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2f", a / b }') (goal ≥ 0.5)"
 echo "  kfeed serve peak RSS (VmHWM) $((kfeed_rss_kib / 1024)) MiB (goal ≤ 64)"
-echo "  host: $(nproc) cores, $(uname -sr); $(nginx -v 2>&1)"
+echo "  host: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg); $(nginx -v 2>&1)"
 echo "================================================================"
