@@ -31,13 +31,10 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
-        .target(
-            name: "KFeed",
-            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"],
-            // Optimized in debug builds too: unoptimized pixel loops (resampling, colour conversion) are ~30×
-            // slower, and the tests decode hundreds of images.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
-        ),
+        // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
+        // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops are ~30× slower and the tests decode
+        // hundreds of images.
+        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"]),
         .target(
             name: "KFeedServe",
             dependencies: [
@@ -64,7 +61,12 @@ let package = Package(
         ),
         .target(name: "KFeedTestSupport", dependencies: ["KFeed"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
-        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport"]),
+        // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
+        // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
+        .target(name: "KFeedFuzz", dependencies: ["KFeed"]),
+        .systemLibrary(name: "CKFeedFuzzer"),
+        .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
+        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz"]),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
     ]
 )

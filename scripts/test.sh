@@ -6,5 +6,6 @@ bash scripts/deps.sh
 # Chromium runs the preview's browser test; without it that one test is skipped (and says why).
 bash scripts/deps.sh chromium || echo "note: chromium is not installed; the preview browser test will be skipped" >&2
 swift format lint --recursive --strict --parallel Package.swift Sources Tests
-swift build --build-tests -Xswiftc -warnings-as-errors
+# Optimised debug build (testable, assertions on): the tests decode hundreds of images, ~30x slower unoptimised.
+swift build --build-tests -Xswiftc -O -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel

@@ -221,6 +221,24 @@ def scenarios():
         "title": "UsageCapExceeded", "period": "Monthly", "scope": "Product", "detail": "Usage cap exceeded: Monthly product cap",
         "type": "https://api.twitter.com/2/problems/usage-capped"})
     write("recent-search.503.json", {"title": "Service Unavailable", "detail": "Service Unavailable", "type": "about:blank", "status": 503})
+    # Pay-per-use with an empty balance: 402 as X sends it, plain JSON (not problem+json), 185 bytes.
+    with open(os.path.join(FIX, "recent-search.402-credits-depleted.json"), "w", encoding="utf-8") as f:
+        f.write('{"type":"https://api.twitter.com/2/problems/credits","title":"CreditsDepleted","detail":"Your '
+                'enrolled account [1500000000000000999] does not have any credits to fulfill this request."}')
+
+    # Vocabulary drift (OpenAPI spec 2.167): the kpop page in the `posts` vocabulary.
+    kpop = json.load(open(os.path.join(FIX, "recent-search.kpop.json"), encoding="utf-8"))
+    drifted = json.loads(json.dumps(kpop).replace('"edit_history_tweet_ids"', '"edit_history_post_ids"'))
+    drifted["includes"]["posts"] = drifted["includes"].pop("tweets")
+    drifted["data"][0]["referenced_posts"] = [{"type": "quoted", "id": tid(99)}]
+    write("recent-search.posts-vocabulary.json", drifted)
+
+    # The API dropped fields kfeed asked for (an unknown `tweet.fields` value): a 200 without them.
+    dropped = json.loads(json.dumps(kpop))
+    for item in dropped["data"]:
+        item.pop("attachments", None)
+        item.pop("author_id", None)
+    write("recent-search.fields-dropped.json", dropped)
 
 
 # --- Replay directories: one per scenario, each a routes.json naming the bodies above. -----------------------
@@ -323,6 +341,9 @@ def routes():
         ("429-rate-limit", 429, dict(rl(0), **{"content-type": "application/problem+json"})),
         ("429-usage-cap", 429, dict(rl(447), **{"content-type": "application/problem+json"})),
         ("503", 503, {"content-type": "application/problem+json", "retry-after": "1"}),
+        ("402-credits-depleted", 402, dict(rl(449), **{"api-version": "2.167"})),
+        ("posts-vocabulary", 200, dict(rl(449), **{"api-version": "2.167"})),
+        ("fields-dropped", 200, rl(449)),
     ]:
         replay(scenario, [{"path": SEARCH, "status": status, "headers": headers, "body": f"../../recent-search.{scenario}.json"}])
 

@@ -5,7 +5,7 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is; each code maps to one exit code of the contract.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
-            case usage, configuration, unauthorized, rateLimited, usageCapped, transport, serverError
+            case usage, configuration, unauthorized, creditsDepleted, rateLimited, usageCapped, transport, serverError
             case apiResponse, replay, cacheUnwritable, io, lockHeld, noEntry
         }
         private let base: Base
@@ -16,6 +16,8 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
         public static let configuration = Code(base: .configuration)
         /// The API refused the token (401, 403).
         public static let unauthorized = Code(base: .unauthorized)
+        /// The app has no credits left (402 `CreditsDepleted`): a person must add some; retrying does not help.
+        public static let creditsDepleted = Code(base: .creditsDepleted)
         /// The API's rate limit was hit (429); retry after the reset time.
         public static let rateLimited = Code(base: .rateLimited)
         /// The app's usage cap was hit (429 `usage-capped`); retry no sooner than the next day.
@@ -49,7 +51,7 @@ public struct KFeedError: Error, CustomStringConvertible, Sendable {
             case .cacheUnwritable: 73
             case .io: 74
             case .rateLimited, .usageCapped, .transport, .serverError, .lockHeld: 75
-            case .unauthorized: 77
+            case .unauthorized, .creditsDepleted: 77
             case .configuration: 78
             }
         }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Text from outside (API bodies, post text) made safe for one log or error line.
-public enum Sanitized {
+package enum Sanitized {
     /// Control characters become spaces, runs of white space fold, and the result is cut to `limit` characters.
-    public static func excerpt(_ text: String, limit: Int = 120) -> String {
+    package static func excerpt(_ text: String, limit: Int = 120) -> String {
         var result = ""
         var lastWasSpace = false
         for scalar in text.unicodeScalars {

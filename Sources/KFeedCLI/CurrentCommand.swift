@@ -27,7 +27,7 @@ struct CurrentCommand: AsyncParsableCommand {
     func run() async throws {
         let feed = try options.feed()
         let settings = feed.settings
-        let reader = feed.reader()
+        let store = feed.store
         let manifest = try feed.committedManifest()
         guard let index = manifest.currentEntryIndex(at: settings.now) else {
             throw KFeedError(
@@ -38,8 +38,8 @@ struct CurrentCommand: AsyncParsableCommand {
             )
         }
         var entry = manifest.entries[index]
-        entry.image = entry.image.map(reader.absolutePath)
-        entry.author.avatar = entry.author.avatar.map(reader.absolutePath)
+        entry.image = entry.image.map(store.absolutePath)
+        entry.author.avatar = entry.author.avatar.map(store.absolutePath)
         switch field {
         case .none:
             FileHandle.standardOutput.write(try InstantFormat.jsonEncoder().encode(entry))

@@ -1,7 +1,8 @@
 import Foundation
 import KFeed
 
-/// The library's pieces assembled from the settings: the search client (replayed or live) and the refresher.
+/// The library's pieces assembled from the settings: the cache and the refresher, whose client (replayed or live)
+/// is made only when a refresh is due.
 struct Feed {
     var settings: Settings
     var environment: SettingsEnvironment
@@ -19,53 +20,50 @@ struct Feed {
         return settings.cacheDirectory.deletingLastPathComponent().appendingPathComponent("kfeed-replay-\(name)")
     }
 
-    var plan: Refresher.Plan {
-        Refresher.Plan(query: settings.query, builder: settings.builder, size: settings.size)
-    }
+    /// The cache, for reading (no token, no transport).
+    var store: CacheStore { CacheStore(directory: cacheDirectory) }
 
-    func refresher() throws -> Refresher {
-        let transport: any HTTPTransport
-        let token: BearerToken?
-        if let replay = settings.replay {
-            transport = try ReplayTransport(directory: replay)
-            token = nil
-        } else {
-            token = try TokenSource.token(tokenFile: settings.tokenFile, environment: environment) {
-                Console.warning($0)
-            }
-            transport = try CurlTransport()
-        }
-        let client = XClient(
-            configuration: .init(baseURL: settings.apiBase, bearerToken: token, pageBudget: settings.pageBudget),
-            transport: transport,
-            log: verboseLog
-        )
+    /// The refresher; its token and transport are made only when a refresh is due.
+    func refresher() -> Refresher {
+        let settings = self.settings
+        let environment = self.environment
+        let log = verboseLog
         return Refresher(
-            directory: cacheDirectory,
-            plan: plan,
-            client: client,
-            images: ImageFetcher(transport: transport, log: verboseLog),
-            log: verboseLog
-        )
-    }
-
-    /// Whether a refresh is due, read from the cache alone (no token, no transport, nothing written).
-    func dueness() -> (isDue: Bool, until: Date?) {
-        Refresher.dueness(in: cacheDirectory, plan: plan, now: settings.now)
+            store: store,
+            plan: Refresher.Plan(
+                query: settings.query,
+                builder: settings.builder,
+                size: settings.size,
+                noRepeatWindow: Double(settings.noRepeatDays) * 86_400
+            ),
+            log: log
+        ) {
+            let transport: any HTTPTransport
+            let token: BearerToken?
+            if let replay = settings.replay {
+                transport = try ReplayTransport(directory: replay)
+                token = nil
+            } else {
+                token = try TokenSource.token(tokenFile: settings.tokenFile, environment: environment) {
+                    Console.warning($0)
+                }
+                transport = try CurlTransport()
+            }
+            let client = XClient(
+                configuration: .init(baseURL: settings.apiBase, bearerToken: token, pageBudget: settings.pageBudget),
+                transport: transport,
+                log: log
+            )
+            return Refresher.Connection(client: client, images: ImageFetcher(transport: transport, log: log))
+        }
     }
 
     /// The committed timeline, for commands that only read it.
     /// - Throws: `KFeedError` `.noEntry` (69) when the cache holds none yet.
     func committedManifest() throws -> Manifest {
-        let reader = self.reader()
-        guard let manifest = try reader.manifest() else {
-            throw KFeedError(.noEntry, "no timeline in \(reader.directory.path) yet: run kfeed refresh")
+        guard let manifest = try store.manifest() else {
+            throw KFeedError(.noEntry, "no timeline in \(cacheDirectory.path) yet: run kfeed refresh")
         }
         return manifest
-    }
-
-    /// A refresher that only reads (for `current` and `timeline` on a warm cache): no token, no transport.
-    func reader() -> CacheReader {
-        CacheReader(directory: cacheDirectory)
     }
 }

@@ -68,6 +68,15 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Pages one search may read, 1…10.", valueName: "n"))
     var pages: Int = 3
 
+    @Option(
+        name: .customLong("no-repeat-days"),
+        help: ArgumentHelp(
+            "Days a shown post or picture is not shown again, 0…365; 0 keeps no history (default 7, 0 with --replay).",
+            valueName: "n"
+        )
+    )
+    var noRepeatDays: Int?
+
     @Flag(name: .customLong("allow-sensitive"), help: "Keep posts flagged possibly_sensitive.")
     var allowSensitive = false
 
@@ -83,6 +92,9 @@ struct GlobalOptions: ParsableArguments {
     func validate() throws {
         guard (1...100).contains(entries) else { throw ValidationError("--entries must be 1…100, not \(entries)") }
         guard (1...10).contains(pages) else { throw ValidationError("--pages must be 1…10, not \(pages)") }
+        if let noRepeatDays, !(0...365).contains(noRepeatDays) {
+            throw ValidationError("--no-repeat-days must be 0…365, not \(noRepeatDays)")
+        }
         if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
@@ -147,6 +159,7 @@ struct GlobalOptions: ParsableArguments {
             throw KFeedError(.usage, "--policy: \(error.message)")
         }
 
+        let replay = (replay ?? environment["KFEED_REPLAY"]).map { URL(fileURLWithPath: $0) }
         return Settings(
             query: query,
             builder: TimelineBuilder(
@@ -158,13 +171,15 @@ struct GlobalOptions: ParsableArguments {
             ),
             size: size,
             apiBase: apiBaseURL,
-            replay: (replay ?? environment["KFEED_REPLAY"]).map { URL(fileURLWithPath: $0) },
+            replay: replay,
             cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0) }
                 ?? environment["KFEED_CACHE_DIR"].map { URL(fileURLWithPath: $0) }
                 ?? Self.defaultCacheDirectory(environment),
             isCacheExplicit: cacheDirectory != nil || environment["KFEED_CACHE_DIR"] != nil,
             now: now,
             pageBudget: pages,
+            // Recorded answers never change: remembering what they showed would only thin them out run by run.
+            noRepeatDays: noRepeatDays ?? (replay == nil ? 7 : 0),
             tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
             verbosity: verbose ? .verbose : quiet ? .quiet : .normal
         )
@@ -192,6 +207,7 @@ struct Settings: Sendable {
     var isCacheExplicit: Bool
     var now: Date
     var pageBudget: Int
+    var noRepeatDays: Int
     var tokenFile: URL?
     var verbosity: Verbosity
 }

@@ -13,10 +13,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try options.feed().settings
-        let request = RecentSearchRequest(
-            query: settings.query,
-            maxResults: RecentSearchRequest.pageSize(forEntries: settings.builder.entryCount)
-        )
+        let request = XClient.firstRequest(for: settings.query, wanting: settings.builder.entryCount)
         print(request.url(baseURL: settings.apiBase).absoluteString)
     }
 }

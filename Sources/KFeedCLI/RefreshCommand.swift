@@ -20,34 +20,20 @@ struct RefreshCommand: AsyncParsableCommand {
     func run() async throws {
         let feed = try options.feed()
         let settings = feed.settings
-        if !force {
-            // Decide due-ness before building anything that needs a token or a transport.
-            let due = feed.dueness()
-            if !due.isDue {
-                if settings.verbosity == .verbose {
-                    Console.info("not due until \(due.until.map(InstantFormat.string) ?? "--force")")
-                }
-                return
-            }
-        }
-        switch try await feed.refresher().refresh(now: settings.now, force: force) {
+        let outcome = try await feed.refresher().refresh(now: settings.now, force: force)
+        guard settings.verbosity == .verbose else { return }
+        switch outcome {
         case .notDue(let until):
-            if settings.verbosity == .verbose {
-                Console.info("not due until \(until.map(InstantFormat.string) ?? "--force")")
-            }
+            Console.info("not due until \(until.map(InstantFormat.string) ?? "--force")")
         case .refreshed(let manifest, let summary):
-            if settings.verbosity == .verbose {
-                Console.info(
-                    "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
-                        + "\(summary.reused) reused, \(summary.placeholders) placeholders"
-                )
-            }
+            Console.info(
+                "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
+                    + "\(summary.reused) reused, \(summary.placeholders) placeholders"
+            )
         case .noUsablePost(let retry):
-            if settings.verbosity == .verbose {
-                Console.info(
-                    "no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"
-                )
-            }
+            Console.info(
+                "no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"
+            )
         }
     }
 }

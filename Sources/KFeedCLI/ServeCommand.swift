@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
             isVerbose: verbose,
             log: { line in if verbose { Console.info(line) } },
             warn: { line in if !quiet { Console.warning(line) } },
-            refresh: refresh ? try Self.refreshing(feed, clock: clock, verbose: verbose) : nil
+            refresh: refresh ? Self.refreshing(feed, clock: clock, verbose: verbose) : nil
         )
         let directory = feed.cacheDirectory.path
         try await KFeedServer.run(configuration) { address in
@@ -116,14 +116,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// `--refresh`: the one place the server refreshes, through the same assembly as `kfeed refresh`
-    /// (`GlobalOptions.feed()` → `Feed.refresher()` → `refresh(now:force:)`): when due, under the same lock; a
-    /// failure is logged and the last good timeline keeps being served.
+    /// (`GlobalOptions.feed()` → `Feed.refresher()` → `refresh(now:force:)`): when due, under the same lock; the
+    /// token and transport are made only then. A failure (a missing token included) is logged and the last good
+    /// timeline keeps being served.
     private static func refreshing(
         _ feed: Feed,
         clock: @escaping @Sendable () -> Date,
         verbose: Bool
-    ) throws -> @Sendable () async -> Void {
-        let refresher = try feed.refresher()
+    ) -> @Sendable () async -> Void {
+        let refresher = feed.refresher()
         return {
             do {
                 // Whole seconds, like `kfeed refresh`'s clock: entry dates stay on the second.

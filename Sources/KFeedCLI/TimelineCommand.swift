@@ -25,7 +25,7 @@ struct TimelineCommand: AsyncParsableCommand {
     func run() async throws {
         let feed = try options.feed()
         let settings = feed.settings
-        var manifest = try feed.reader().manifest()
+        var manifest = try feed.store.manifest()
         if manifest == nil || refresh || settings.replay != nil {
             if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
                 Console.info("no timeline in \(feed.cacheDirectory.path) yet; refreshing first")
@@ -33,7 +33,7 @@ struct TimelineCommand: AsyncParsableCommand {
             if case .refreshed(let committed, _) = try await feed.refresher().refresh(now: settings.now, force: true) {
                 manifest = committed
             } else {
-                manifest = try feed.reader().manifest()  // no usable post: the last good timeline, or an empty one
+                manifest = try feed.store.manifest()  // no usable post: the last good timeline, or an empty one
             }
         }
         guard let manifest else {

@@ -18,17 +18,11 @@ struct Generation: Sendable {
     /// The paths a manifest names that the server may serve: images, avatars, renders and the placeholder of
     /// its size; each a plain relative path under one of those places (nothing else in the cache directory).
     static func servablePaths(of manifest: Manifest) -> Set<String> {
-        var paths: Set<String> = ["placeholder-\(manifest.size.width)x\(manifest.size.height).jpg"]
-        for entry in manifest.entries {
-            if let image = entry.image { paths.insert(image) }
-            if let avatar = entry.author.avatar { paths.insert(avatar) }
-            for render in (entry.renders ?? [:]).values { paths.insert(render) }
-        }
-        return paths.filter(isServable)
+        CacheStore.files(of: manifest).union([CacheStore.placeholderPath(size: manifest.size)]).filter(isServable)
     }
 
-    /// Whether `path` is a plain relative path (ASCII letters, digits, `._-`, no `..`) under `images/`,
-    /// `avatars/` or `renders/`, or a top-level `placeholder-WxH.jpg`.
+    /// Whether `path` is a plain relative path (ASCII letters, digits, `._-`, no `..`) under one of
+    /// ``CacheStore``'s subdirectories (`images/`, `avatars/`, `renders/`), or a top-level `placeholder-WxH.jpg`.
     static func isServable(_ path: String) -> Bool {
         guard !path.isEmpty, path.utf8.count <= 255,
             path.utf8.allSatisfy({ byte in
@@ -42,8 +36,8 @@ struct Generation: Sendable {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return false }
         switch components.count {
-        case 1: return path.hasPrefix("placeholder-") && path.hasSuffix(".jpg")
-        case 2: return ["images", "avatars", "renders"].contains(components[0])
+        case 1: return CacheStore.isPlaceholderPath(path)
+        case 2: return CacheStore.subdirectories.contains(String(components[0]))
         default: return false
         }
     }

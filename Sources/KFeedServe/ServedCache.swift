@@ -1,8 +1,10 @@
 import Foundation
 import KFeed
 
-/// The server's only reader of the cache directory: it loads each newly committed `timeline.json` and every file
-/// that manifest names into memory (a ``Generation``), and keeps the current and the previous one.
+/// The server's only reader of the cache directory: it loads each newly committed manifest (`timeline.json`) and
+/// every file that manifest names into memory (a ``Generation``), and keeps the current and the previous one. The
+/// layout (names, paths, the state's format) is ``CacheStore``'s; the reading here is the server's own, because a
+/// generation needs each file's identity and date as well as its bytes.
 ///
 /// Every call first compares `timeline.json`'s identity (device, inode, size, mtime: one `lstat`) with the loaded
 /// one and loads the new generation when it changed, so each request sees the newest committed manifest. Files are
@@ -14,8 +16,6 @@ import KFeed
 final class ServedCache: @unchecked Sendable {
     /// The largest file the server loads (images are tens of kilobytes; renders at most a few hundred).
     static let fileLimit: Int64 = 16 << 20
-    /// The file name of the manifest.
-    static let manifestName = "timeline.json"
 
     /// The current and the previous generation.
     struct Snapshot: Sendable {
@@ -30,9 +30,12 @@ final class ServedCache: @unchecked Sendable {
         }
     }
 
-    /// The cache directory.
-    let directory: URL
+    /// The cache directory's owner, for its layout.
+    private let store: CacheStore
+    /// The directory's path, for ``NoFollowFile``.
     private let path: String
+    /// The manifest's absolute path (checked on every request, so made once).
+    private let manifestPath: String
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private let loadLock = NSLock()
@@ -43,14 +46,15 @@ final class ServedCache: @unchecked Sendable {
 
     /// Creates the adapter; nothing is read until the first call.
     init(directory: URL, log: @escaping @Sendable (String) -> Void) {
-        self.directory = directory.standardizedFileURL
-        self.path = self.directory.path
+        self.store = CacheStore(directory: directory)
+        self.path = store.directory.path
+        self.manifestPath = store.absolutePath(CacheStore.manifestName)
         self.log = log
     }
 
     /// The generations, after loading `timeline.json` if it changed since the last call.
     func current() -> Snapshot {
-        let identity = NoFollowFile.identity(of: path + "/" + Self.manifestName)
+        let identity = NoFollowFile.identity(of: manifestPath)
         let loaded = lock.withLock { snapshot }
         if identity == nil || identity == loaded.current?.identity { return loaded }
         loadLock.lock()
@@ -68,7 +72,7 @@ final class ServedCache: @unchecked Sendable {
                 return snapshot
             }
         } catch {
-            log("cannot load \(Self.manifestName): \(error); still serving the last timeline loaded")
+            log("cannot load \(CacheStore.manifestName): \(error); still serving the last timeline loaded")
             return lock.withLock {
                 failedIdentity = identity
                 self.failedAt = Date()
@@ -85,13 +89,12 @@ final class ServedCache: @unchecked Sendable {
 
     /// The absolute path of a file a manifest names (as `kfeed current` prints it).
     func absolutePath(_ relative: String) -> String {
-        CacheReader(directory: directory).absolutePath(relative)
+        store.absolutePath(relative)
     }
 
-    /// The refresh state (`state.json`), when there is a readable one.
+    /// The refresh state (`state.json`), when there is a readable one (read without following a symlink).
     func refreshState() -> RefreshState? {
-        guard let contents = try? NoFollowFile.read("state.json", in: path, limit: 1 << 20) else { return nil }
-        return try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: Data(contents.data))
+        store.state()
     }
 
     /// Reads `timeline.json` and every file it names. When a named file is missing because a newer manifest has
@@ -102,15 +105,15 @@ final class ServedCache: @unchecked Sendable {
             attempt += 1
             let manifestContents: NoFollowFile.Contents
             do {
-                manifestContents = try NoFollowFile.read(Self.manifestName, in: path, limit: Self.fileLimit)
+                manifestContents = try NoFollowFile.read(CacheStore.manifestName, in: path, limit: Self.fileLimit)
             } catch {
-                throw KFeedError(.io, "\(path)/\(Self.manifestName) is \(error)")
+                throw KFeedError(.io, "\(manifestPath) is \(error)")
             }
             let manifest: Manifest
             do {
                 manifest = try Manifest.decode(Data(manifestContents.data))
             } catch {
-                throw KFeedError(.apiResponse, "\(path)/\(Self.manifestName) is not a kfeed timeline")
+                throw KFeedError(.apiResponse, "\(manifestPath) is not a kfeed timeline")
             }
             var files: [String: ServedFile] = [:]
             var missing: [String] = []
@@ -118,20 +121,20 @@ final class ServedCache: @unchecked Sendable {
                 do {
                     let contents = try NoFollowFile.read(relative, in: path, limit: Self.fileLimit)
                     files[relative] = ServedFile(bytes: contents.data, path: relative, modified: contents.modified)
-                } catch .missing where relative.hasPrefix("placeholder-") {
+                } catch .missing where CacheStore.isPlaceholderPath(relative) {
                     continue  // only served when the refresh made one
                 } catch {
                     missing.append("\(relative) (\(error))")
                 }
             }
             if !missing.isEmpty {
-                let now = NoFollowFile.identity(of: path + "/" + Self.manifestName)
+                let now = NoFollowFile.identity(of: manifestPath)
                 if now != manifestContents.identity && attempt < 5 { continue }
                 log("the timeline names files that cannot be served: \(missing.sorted().joined(separator: ", "))")
             }
             let manifestFile = ServedFile(
                 bytes: manifestContents.data,
-                path: Self.manifestName,
+                path: CacheStore.manifestName,
                 modified: manifestContents.modified
             )
             return Generation(

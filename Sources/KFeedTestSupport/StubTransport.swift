@@ -1,24 +1,61 @@
-import Foundation
+public import Foundation
 public import KFeed
 
-/// An `HTTPTransport` that answers from a closure and records every request (for library tests; integration
-/// tests use `CurlTransport` with `LoopbackServer`).
+/// An `HTTPTransport` that answers from a closure, a script or a recorded scenario, and records every request
+/// (for library tests; integration tests use `CurlTransport` with `LoopbackServer`).
 public final class StubTransport: HTTPTransport, @unchecked Sendable {
-    // `@unchecked Sendable`: `recorded` is only touched under `lock`; `handler` is immutable and `@Sendable`.
+    /// One scripted answer.
+    public enum Step: Sendable {
+        /// Answer with this status, headers and body.
+        case respond(Int, [HTTPHeader], Data)
+        /// Fail with this error.
+        case fail(KFeedError)
+    }
+
+    // `@unchecked Sendable`: `recorded` and `steps` are only touched under `lock`; `handler` is immutable and
+    // `@Sendable`.
     private let lock = NSLock()
     private var recorded: [HTTPRequest] = []
-    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    private var steps: [Step] = []
+    private var handler: (@Sendable (HTTPRequest) async throws -> HTTPResponse)?
 
     /// Creates a transport answering with `handler`.
     public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         self.handler = handler
     }
 
+    /// Creates a transport answering request *n* with step *n*; a request past the script fails.
+    public init(script: [Step]) {
+        self.steps = script
+    }
+
+    /// A transport answering from the recorded scenario `Fixtures/replay/<scenario>`.
+    public static func replaying(_ scenario: String) throws -> StubTransport {
+        let replay = try ReplayTransport(directory: Fixture.directory.appendingPathComponent("replay/\(scenario)"))
+        return StubTransport { try await replay.send($0) }
+    }
+
     /// Every request received, in order.
     public var requests: [HTTPRequest] { lock.withLock { recorded } }
 
+    /// The query parameters of every request received, in order.
+    public func parameters() -> [[String: String]] {
+        requests.map { ReplayTransport.parameters(of: $0.url) }
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
-        return try await handler(request)
+        let step: Step? = lock.withLock {
+            recorded.append(request)
+            return handler == nil ? (steps.isEmpty ? nil : steps.removeFirst()) : nil
+        }
+        if let handler { return try await handler(request) }
+        switch step {
+        case .respond(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+        case .fail(let error):
+            throw error
+        case nil:
+            throw KFeedError(.transport, "the script has no step for request \(requests.count)")
+        }
     }
 }

@@ -16,3 +16,19 @@ public struct TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+extension TemporaryDirectory {
+    /// Runs `body` with a fresh directory that is removed afterwards.
+    public static func with<T>(_ body: (URL) throws -> T) throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try body(directory.url)
+    }
+
+    /// Runs `body` with a fresh directory that is removed afterwards.
+    public static func withAsync<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try await body(directory.url)
+    }
+}

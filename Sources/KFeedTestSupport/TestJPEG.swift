@@ -45,6 +45,26 @@ package enum TestJPEG {
         return pixels
     }
 
+    /// RGB pixels of a picture made from `seed`: a 6×6 grid of colour blocks drawn from a seeded generator, so two
+    /// seeds make pictures as different as two photos, and one seed the same picture at any size.
+    package static func blocks(seed: Int, width: Int, height: Int) -> [UInt8] {
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let grid = (0..<36).map { _ in (next(), next(), next()) }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let block = grid[(y * 6 / height) * 6 + x * 6 / width]
+                let offset = (y * width + x) * 3
+                (pixels[offset], pixels[offset + 1], pixels[offset + 2]) = block
+            }
+        }
+        return pixels
+    }
+
     /// RGB pixels of a smooth gradient: red grows left to right, green top to bottom, blue is constant 128.
     package static func gradient(width: Int, height: Int) -> [UInt8] {
         var pixels = [UInt8](repeating: 128, count: width * height * 3)

@@ -10,8 +10,11 @@ enum BenchMain {
             case "transport": try await TransportBench.run(Array(arguments.dropFirst()))
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
+            case "hashes": try HashBench.run(Array(arguments.dropFirst()))
             default:
-                FileHandle.standardError.write(Data("usage: kfeed-bench transport|images|serve [options]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("usage: kfeed-bench transport|images|serve|hashes [options]\n".utf8)
+                )
                 exit(64)
             }
         } catch {

@@ -78,7 +78,7 @@ struct PreviewCommandTests {
         let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let path = try await Self.preview(cache)
-        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
 
         // 1. The DOM Chromium built from file://…/preview.html: every card, no script, and every <img src> is a
         //    relative path to a JPEG inside the cache.

@@ -59,7 +59,7 @@ struct ServeCommandTests {
         defer { cache.remove() }
         let server = try await Self.serve(cache)
         #expect(server.line == "kfeed: serving \(cache.url.path) at \(server.base)/")
-        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
         let entry = manifest.entries[1]  // 10:00Z covers 10:30Z
         let image = try #require(entry.image)
         let avatar = try #require(entry.author.avatar)
@@ -309,7 +309,7 @@ struct ServeCommandTests {
         defer { cache.remove() }
         try Data("secret".utf8).write(to: cache.url.appendingPathComponent(".lock"))
         try Data().write(to: cache.url.appendingPathComponent("images/unnamed.jpg"))
-        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
 
         // The generation the server loads has an image that is a symlink to a file outside, one that is a symlink
         // to state.json, a renders directory that is a symlink, and an entry naming ../state.json.
@@ -322,6 +322,8 @@ struct ServeCommandTests {
         let outside = try TemporaryDirectory()
         defer { outside.remove() }
         try Data("outside".utf8).write(to: outside.url.appendingPathComponent("x-trmnl.png"))
+        // A refresh creates renders/ (empty without a profile); the symlink takes its place.
+        try FileManager.default.removeItem(at: cache.url.appendingPathComponent("renders"))
         #expect(symlink(outside.url.path, cache.url.appendingPathComponent("renders").path) == 0)
         try Self.editManifest(in: cache) { json in
             var entries = try #require(json["entries"] as? [[String: Any]])
@@ -446,7 +448,7 @@ struct ServeCommandTests {
     @Test func trmnlDisplayNamesTheRenderAndItsFilenameChangesExactlyWithTheEntry() async throws {
         let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
-        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
         // Renders as the render engineer's refresh will name them (`renders/<media key>-trmnl.png`).
         try FileManager.default.createDirectory(
             at: cache.url.appendingPathComponent("renders"),
@@ -516,7 +518,7 @@ struct ServeCommandTests {
         defer { cache.remove() }
         let keyFile = try Self.writeKey(in: cache)
         let server = try await Self.serve(cache, ["--key-file", keyFile])
-        let manifest = try #require(try CacheReader(directory: cache.url).manifest())
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
         let entry = manifest.entries[1]
 
         for (page, images) in [("widget", 2), ("", 2 * manifest.entries.count)] {
@@ -638,7 +640,7 @@ struct ServeCommandTests {
         for (index, replay) in replays.enumerated() {
             let reference = work.url.appendingPathComponent("reference-\(index)")
             #expect(try await refresh(replay, reference).status == 0)
-            let manifest = try #require(try CacheReader(directory: reference).manifest())
+            let manifest = try #require(try CacheStore(directory: reference).manifest())
             for entry in manifest.entries {
                 for path in [entry.image, entry.author.avatar].compactMap({ $0 }) {
                     let data = try Data(contentsOf: reference.appendingPathComponent(path))

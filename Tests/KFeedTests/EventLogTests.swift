@@ -11,7 +11,7 @@ struct EventLogTests {
     @Test func eachEventIsOneLineWithoutControlCharacters() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let log = EventLog(directory: CacheDirectory(url: directory.url))
+        let log = EventLog(path: directory.url.appendingPathComponent("kfeed.log").path)
         log.append("post text\nwith a newline\u{1B}[31m and \u{202E}bidi", at: Self.now)
         let text = try String(contentsOf: directory.url.appendingPathComponent("kfeed.log"), encoding: .utf8)
         #expect(text == "2026-11-22T09:00:00Z post text with a newline [31m and bidi\n")
@@ -20,7 +20,7 @@ struct EventLogTests {
     @Test func theLogRotatesPastItsLimitAndKeepsOneOldFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var log = EventLog(directory: CacheDirectory(url: directory.url))
+        var log = EventLog(path: directory.url.appendingPathComponent("kfeed.log").path)
         log.limit = 1_000
         for index in 0..<100 { log.append("event \(index) " + String(repeating: "x", count: 40), at: Self.now) }
         let current = try Data(contentsOf: directory.url.appendingPathComponent("kfeed.log"))

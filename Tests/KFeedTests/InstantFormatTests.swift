@@ -71,6 +71,20 @@ struct InstantFormatTests {
         }
     }
 
+    /// Found by fuzzing (`x-rate-limit-reset: nan` reached the formatter): every `Date` formats, never traps.
+    @Test(
+        arguments: [
+            (.nan, "0000-01-01T00:00:00Z"), (-.infinity, "0000-01-01T00:00:00Z"), (-1e300, "0000-01-01T00:00:00Z"),
+            (.infinity, "9999-12-31T23:59:59.999Z"), (1e20, "9999-12-31T23:59:59.999Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"), (-62_167_219_200, "0000-01-01T00:00:00Z"),
+        ] as [(TimeInterval, String)]
+    )
+    func instantsOutsideFourDigitYearsClampToThem(seconds: TimeInterval, text: String) {
+        let formatted = InstantFormat.string(from: Date(timeIntervalSince1970: seconds))
+        #expect(formatted == text)
+        #expect(InstantFormat.date(from: formatted) != nil)
+    }
+
     @Test(arguments: [
         "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T09:60:00Z",
         "2026-11-22T09:00:00+24:00", "2026-11-22T09:00:00.Z", "2026-11-22T09:00:00Zjunk", "2026-11-22 09:00:00",

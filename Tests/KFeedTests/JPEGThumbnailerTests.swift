@@ -85,6 +85,22 @@ struct JPEGThumbnailerTests {
         #expect(error?.reason == "too many scans")
     }
 
+    /// Found reviewing the marker walks for the fuzz targets: `FF 01` (TEM) is a standalone marker to the first-pass
+    /// decoder but was read as a segment by the scan counter, whose "length" (the next marker's `FF DA`, 65,498)
+    /// skipped the scans behind it. Those scans went uncounted, and the first-pass decoder decoded them all.
+    @Test func refusesAScanBombHiddenBehindATEMMarker() throws {
+        let bomb = [UInt8](try TestJPEG.scanBomb(scans: 400))
+        let start = try #require(TestJPEG.firstScanOffset(in: Data(bomb)))
+        let second = try #require((start + 2..<bomb.count - 1).first { bomb[$0] == 0xFF && bomb[$0 + 1] == 0xDA })
+        var hidden = Array(bomb[..<second]) + [0xFF, 0x01] + Array(bomb[second..<(bomb.count - 2)])
+        // Pad the last scan so that the counter's jump lands just before the end-of-image marker.
+        let landing = second + 1 + 1 + 0xFFDA
+        #expect(hidden.count <= landing)
+        hidden += [UInt8](repeating: 0, count: max(landing - hidden.count, 0)) + [0xFF, 0xD9]
+        let error = failure { try JPEGThumbnailer().thumbnail(of: Data(hidden), size: ImageSize(width: 2, height: 2)) }
+        #expect(error?.reason == "too many scans")
+    }
+
     @Test func turboJPEGItselfStopsAScanBomb() throws {
         // Bypasses the marker walk: TJFLAG_LIMITSCANS (or the bogus-progression warning) must stop it.
         let bomb = try TestJPEG.scanBomb(scans: 2_000)

@@ -213,4 +213,15 @@ struct ManifestTests {
             #"{"schema":1,"generated_at":"\#(date)","query":"q","policy":"atEnd","size":{"width":1,"height":1},"entries":[]}"#
         #expect(throws: DecodingError.self) { try Manifest.decode(Data(text.utf8)) }
     }
+
+    /// Found while fuzzing the cache files: `interval_seconds: 1e300` decoded, then writing the manifest trapped
+    /// converting it to an Int.
+    @Test(arguments: ["1e300", "-3600", "0", "1e10"])
+    func intervalOutOfRangeIsRejected(seconds: String) throws {
+        let text =
+            #"{"schema":1,"generated_at":"2026-11-22T09:00:00Z","query":"q","policy":"atEnd","size":{"width":1,"height":1},"interval_seconds":\#(seconds),"entries":[]}"#
+        #expect(throws: DecodingError.self) { try Manifest.decode(Data(text.utf8)) }
+        let valid = text.replacingOccurrences(of: "\"interval_seconds\":\(seconds)", with: "\"interval_seconds\":900")
+        #expect(try Manifest.decode(Data(valid.utf8)).jsonData().isEmpty == false)
+    }
 }

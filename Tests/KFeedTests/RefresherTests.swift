@@ -37,11 +37,15 @@ struct RefresherTests {
         entries: Int = 24
     ) -> Refresher {
         Refresher(
-            directory: directory,
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size),
-            client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-            images: ImageFetcher(transport: transport)
-        )
+            store: CacheStore(directory: directory),
+            // Every photo here is the same tiny JPEG: no history, or they would all be one picture.
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size, noRepeatWindow: 0)
+        ) {
+            Refresher.Connection(
+                client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
+                images: ImageFetcher(transport: transport)
+            )
+        }
     }
 
     /// Runs a quick system tool (mount, umount) and returns its exit status.
@@ -84,7 +88,7 @@ struct RefresherTests {
         }
         #expect(manifest.entries.count == 4)
         #expect(summary.placeholders == 0)
-        let reader = CacheReader(directory: directory.url)
+        let reader = CacheStore(directory: directory.url)
         #expect(try reader.manifest() == manifest)
         for entry in manifest.entries {
             let image = try #require(entry.image)
@@ -96,7 +100,7 @@ struct RefresherTests {
                 #expect(data.starts(with: [0xFF, 0xD8, 0xFF]))
             }
         }
-        let state = try #require(refresher.state())
+        let state = try #require(refresher.store.state())
         #expect(state.reloadAfter == manifest.reloadAfter)
         #expect(state.retryAfter == nil && state.consecutiveFailures == 0)
         #expect(state.rateLimit == nil)
@@ -178,7 +182,7 @@ struct RefresherTests {
         for expected in [15.0, 30, 60, 120, 240, 360, 360] {
             let error = await #expect(throws: KFeedError.self) { try await refresher.refresh(now: now) }
             #expect(error?.code == .serverError)
-            let state = try #require(refresher.state())
+            let state = try #require(refresher.store.state())
             #expect(state.retryAfter == now.addingTimeInterval(expected * 60))
             #expect(state.lastError?.kind == "serverError")
             #expect(try Self.contents(directory.url)["timeline.json"] == good)
@@ -191,11 +195,11 @@ struct RefresherTests {
             #expect(failing.requests.count == asked)
             now = now.addingTimeInterval(expected * 60)
         }
-        #expect(refresher.state()?.consecutiveFailures == 7)
+        #expect(refresher.store.state()?.consecutiveFailures == 7)
         // --force ignores the back-off, and a success clears it.
         _ = try await Self.refresher(directory.url, transport: try Self.transport()).refresh(now: now, force: true)
-        #expect(refresher.state()?.consecutiveFailures == 0)
-        #expect(refresher.state()?.retryAfter == nil)
+        #expect(refresher.store.state()?.consecutiveFailures == 0)
+        #expect(refresher.store.state()?.retryAfter == nil)
     }
 
     @Test func rateLimitWaitsForTheResetAndUsageCapForTheNextDay() async throws {
@@ -211,7 +215,7 @@ struct RefresherTests {
         _ = await #expect(throws: KFeedError.self) {
             try await Self.refresher(directory.url, transport: limited).refresh(now: Self.t0)
         }
-        #expect(Self.refresher(directory.url, transport: limited).state()?.retryAfter == reset)
+        #expect(Self.refresher(directory.url, transport: limited).store.state()?.retryAfter == reset)
         let later = Date(timeIntervalSince1970: 1_795_338_000 + 3_600)
         let farReset = later.addingTimeInterval(40 * 60)
         let limitedLonger = try Self.transport(
@@ -222,14 +226,14 @@ struct RefresherTests {
         _ = await #expect(throws: KFeedError.self) {
             try await Self.refresher(directory.url, transport: limitedLonger).refresh(now: later, force: true)
         }
-        #expect(Self.refresher(directory.url, transport: limited).state()?.retryAfter == farReset)
+        #expect(Self.refresher(directory.url, transport: limited).store.state()?.retryAfter == farReset)
         let capped = try Self.transport(fixture: "recent-search.429-usage-cap.json", searchStatus: 429)
         let error = await #expect(throws: KFeedError.self) {
             try await Self.refresher(directory.url, transport: capped).refresh(now: later, force: true)
         }
         #expect(error?.code == .usageCapped)
         #expect(
-            Self.refresher(directory.url, transport: capped).state()?.retryAfter
+            Self.refresher(directory.url, transport: capped).store.state()?.retryAfter
                 == Date(timeIntervalSince1970: 1_795_392_000)
         )
     }
@@ -247,7 +251,7 @@ struct RefresherTests {
             return
         }
         #expect(retry == Self.t0.addingTimeInterval(15 * 60))
-        let written = try #require(try CacheReader(directory: directory.url).manifest())
+        let written = try #require(try CacheStore(directory: directory.url).manifest())
         #expect(written.entries.isEmpty)
         #expect(written.emptyReason != nil)
 
@@ -333,7 +337,7 @@ struct RefresherTests {
     @Test func aSecondRefreshWhileTheLockIsHeldExits75() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let cache = CacheDirectory(url: directory.url)
+        let cache = CacheStore(directory: directory.url)
         try cache.prepare()
         let held = try cache.lock()
         let transport = try Self.transport()

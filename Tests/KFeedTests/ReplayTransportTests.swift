@@ -20,15 +20,6 @@ struct ReplayTransportTests {
             .url(baseURL: try #require(URL(string: base)))
     }
 
-    /// Runs `body` with a fresh UUID-named directory that is removed afterwards.
-    private static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("kfeed-replay-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try await body(directory)
-    }
-
     // MARK: - Matching
 
     @Test func routeWithNextTokenAnswersTheSecondPage() async throws {
@@ -72,8 +63,8 @@ struct ReplayTransportTests {
         #expect(error?.message.contains(missing.lastPathComponent) == true)
     }
 
-    @Test func malformedRoutesFileIsAReplayError() async throws {
-        try await Self.withTemporaryDirectory { directory in
+    @Test func malformedRoutesFileIsAReplayError() throws {
+        try TemporaryDirectory.with { directory in
             try Data(#"{"routes": [{"status": 200}]}"#.utf8).write(to: directory.appendingPathComponent("routes.json"))
             let error = #expect(throws: KFeedError.self) { try ReplayTransport(directory: directory) }
             #expect(error?.code == .replay)
@@ -82,7 +73,7 @@ struct ReplayTransportTests {
     }
 
     @Test func hostIsMatchedWhenARouteNamesOne() async throws {
-        try await Self.withTemporaryDirectory { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = """
                 {"routes": [
                   {"host": "api.x.com", "path": "/2/tweets/search/recent", "status": 200, "body": "x.json"},
@@ -111,7 +102,7 @@ struct ReplayTransportTests {
     }
 
     @Test func queryValuesAreComparedDecoded() async throws {
-        try await Self.withTemporaryDirectory { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = """
                 {"routes": [{"path": "/2/tweets/search/recent", "query": {"query": "c++ & \\"x=y\\" 케이팝"}, "status": 201}]}
                 """
@@ -128,7 +119,7 @@ struct ReplayTransportTests {
     }
 
     @Test func unreadableBodyFileIsAReplayError() async throws {
-        try await Self.withTemporaryDirectory { directory in
+        try await TemporaryDirectory.withAsync { directory in
             let routes = #"{"routes": [{"path": "/a", "body": "missing.json"}]}"#
             try Data(routes.utf8).write(to: directory.appendingPathComponent("routes.json"))
             let transport = try ReplayTransport(directory: directory)

@@ -108,6 +108,13 @@ struct TimelineBuilderTests {
             isExhausted: false
         )
         seen.formUnion(capped.skipped.map(\.reason))
+        var remembering = TimelineBuilder(entryCount: 3)
+        remembering.shownPostIDs = [Self.tid(101)]
+        seen.formUnion(
+            remembering.selection(from: try Self.items("recent-search.kpop.json"), isExhausted: true).skipped.map(
+                \.reason
+            )
+        )
         #expect(seen == Set(SkipReason.allCases))
     }
 

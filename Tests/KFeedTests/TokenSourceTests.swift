@@ -1,19 +1,11 @@
 import Foundation
+import KFeedTestSupport
 import Testing
 
 @testable import KFeed
 
 struct TokenSourceTests {
     private static let secret = "AAAAAAAAAAAAAAAAAAAAAKfeedSecret%2Fxyz"
-
-    /// Runs `body` with a fresh UUID-named directory that is removed afterwards.
-    private static func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("kfeed-token-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try body(directory)
-    }
 
     private static func write(_ text: String, to file: URL, permissions: Int = 0o600) throws {
         try Data(text.utf8).write(to: file)
@@ -64,7 +56,7 @@ struct TokenSourceTests {
     }
 
     @Test func dotEnvTokenIsUsedWhenTheEnvironmentHasNone() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             try Self.write(
                 "# token\nexport X_BEARER_TOKEN=\"\(Self.secret)\"\r\n",
                 to: directory.appendingPathComponent(".env")
@@ -78,7 +70,7 @@ struct TokenSourceTests {
 
     @Test(arguments: ["\n", "\n\n", ""])
     func tokenFileWinsOverEverythingAndLosesItsTrailingNewline(ending: String) throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write(Self.secret + ending, to: file)
             let (token, warnings) = try Self.token(
@@ -92,7 +84,7 @@ struct TokenSourceTests {
 
     @Test
     func tokenFileWithACRLFLineEndingIsAccepted() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write(Self.secret + "\r\n", to: file)
             #expect(try Self.token(file: file, SettingsEnvironment(process: [:])).token.secret == Self.secret)
@@ -103,7 +95,7 @@ struct TokenSourceTests {
 
     @Test(arguments: ["abc def", "abc\tdef", "abc\u{7}def", "abc\u{0}def", " abc", "abc ", "abcdé", "abc\u{7F}"])
     func tokenWithWhiteSpaceOrControlCharactersIsRejected(token: String) throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write(token + "\n", to: file)
             let error = #expect(throws: KFeedError.self) {
@@ -134,7 +126,7 @@ struct TokenSourceTests {
     }
 
     @Test func emptyTokenFileIsRejected() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write("\n", to: file)
             let error = #expect(throws: KFeedError.self) {
@@ -146,7 +138,7 @@ struct TokenSourceTests {
     }
 
     @Test func missingTokenFileIsAConfigurationError() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("absent")
             let error = #expect(throws: KFeedError.self) {
                 try Self.token(file: file, SettingsEnvironment(process: ["X_BEARER_TOKEN": Self.secret]))
@@ -172,7 +164,7 @@ struct TokenSourceTests {
 
     @Test(arguments: [0o640, 0o644, 0o604, 0o660])
     func sharedTokenFileIsWarnedAboutByName(permissions: Int) throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write(Self.secret + "\n", to: file, permissions: permissions)
             let (token, warnings) = try Self.token(file: file, SettingsEnvironment(process: [:]))
@@ -186,7 +178,7 @@ struct TokenSourceTests {
 
     @Test(arguments: [0o600, 0o400])
     func privateTokenFileGivesNoWarning(permissions: Int) throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent("token")
             try Self.write(Self.secret, to: file, permissions: permissions)
             #expect(try Self.token(file: file, SettingsEnvironment(process: [:])).warnings.isEmpty)
@@ -194,7 +186,7 @@ struct TokenSourceTests {
     }
 
     @Test func sharedDotEnvHoldingTheTokenIsWarnedAbout() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent(".env")
             try Self.write("X_BEARER_TOKEN=\(Self.secret)\n", to: file, permissions: 0o644)
             let environment = try SettingsEnvironment.load(directory: directory, process: [:])
@@ -207,7 +199,7 @@ struct TokenSourceTests {
     }
 
     @Test func sharedDotEnvIsNotWarnedAboutWhenTheTokenComesFromTheEnvironment() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             try Self.write("X_BEARER_TOKEN=file\n", to: directory.appendingPathComponent(".env"), permissions: 0o644)
             let environment = try SettingsEnvironment.load(directory: directory, process: ["X_BEARER_TOKEN": "env"])
             let (token, warnings) = try Self.token(environment)
@@ -217,7 +209,7 @@ struct TokenSourceTests {
     }
 
     @Test func malformedDotEnvTokenErrorNamesTheFileNotTheToken() throws {
-        try Self.withTemporaryDirectory { directory in
+        try TemporaryDirectory.with { directory in
             let file = directory.appendingPathComponent(".env")
             try Self.write("X_BEARER_TOKEN='has space'\n", to: file)
             let environment = try SettingsEnvironment.load(directory: directory, process: [:])

@@ -301,7 +301,7 @@ extension XClient {
     fileprivate func timeline(
         _ query: RecentSearchQuery = .default,
         sinceID: String? = nil
-    ) async throws -> Outcome {
+    ) async throws -> TimelineSearch {
         try await search(query, for: TimelineBuilder(), sinceID: sinceID)
     }
 }

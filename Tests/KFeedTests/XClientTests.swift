@@ -4,53 +4,6 @@ import Testing
 
 @testable import KFeed
 
-/// Answers requests from a script, one step per request, and records what it was sent.
-private actor ScriptedTransport: HTTPTransport {
-    enum Step: Sendable {
-        case respond(Int, [HTTPHeader], Data)
-        case fail(KFeedError)
-    }
-
-    private var steps: [Step]
-    private(set) var requests: [HTTPRequest] = []
-
-    init(_ steps: [Step]) {
-        self.steps = steps
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.append(request)
-        guard !steps.isEmpty else {
-            throw KFeedError(.transport, "the script has no step for request \(requests.count)")
-        }
-        switch steps.removeFirst() {
-        case .respond(let status, let headers, let body):
-            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
-        case .fail(let error):
-            throw error
-        }
-    }
-}
-
-/// Forwards to a `ReplayTransport` and records every request.
-private actor RecordingTransport: HTTPTransport {
-    private let inner: ReplayTransport
-    private(set) var requests: [HTTPRequest] = []
-
-    init(scenario: String) throws {
-        inner = try ReplayTransport(directory: Fixture.directory.appendingPathComponent("replay/\(scenario)"))
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.append(request)
-        return try await inner.send(request)
-    }
-
-    func parameters() -> [[String: String]] {
-        requests.map { ReplayTransport.parameters(of: $0.url) }
-    }
-}
-
 /// Records the waits the client asks for instead of waiting.
 private actor SleepRecorder {
     private(set) var durations: [Duration] = []
@@ -110,25 +63,25 @@ struct XClientTests {
         try Fixture.data("recent-search.\(name).json")
     }
 
-    private static let serviceUnavailable = ScriptedTransport.Step.respond(
+    private static let serviceUnavailable = StubTransport.Step.respond(
         503,
         [HTTPHeader("content-type", "application/problem+json")],
         Data(#"{"title":"Service Unavailable","detail":"Service Unavailable","type":"about:blank","status":503}"#.utf8)
     )
 
-    private static func ok() throws -> ScriptedTransport.Step {
+    private static func ok() throws -> StubTransport.Step {
         .respond(200, [], try body("kpop"))
     }
 
     // MARK: - Paging
 
     @Test func sampleFillsTwentyFourEntriesOverTwoPages() async throws {
-        let transport = try RecordingTransport(scenario: "sample")
+        let transport = try StubTransport.replaying("sample")
         let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
         #expect(outcome.selection.chosen.count == 24)
         #expect(outcome.selection.isFull)
         #expect(outcome.results.pageCount == 2)
-        let parameters = await transport.parameters()
+        let parameters = transport.parameters()
         #expect(parameters.count == 2)
         #expect(parameters[0]["max_results"] == "36")
         #expect(parameters[0]["next_token"] == nil)
@@ -143,21 +96,21 @@ struct XClientTests {
     }
 
     @Test func shortPagesGiveSevenEntriesOverTwoPages() async throws {
-        let transport = try RecordingTransport(scenario: "short-pages")
+        let transport = try StubTransport.replaying("short-pages")
         let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
         #expect(outcome.selection.chosen.count == 7)
         #expect(!outcome.selection.isFull)
         #expect(outcome.results.pageCount == 2)
         #expect(outcome.results.nextToken == nil)
-        let parameters = await transport.parameters()
+        let parameters = transport.parameters()
         #expect(parameters.map { $0["max_results"] } == ["36", "30"])
         #expect(parameters[1]["next_token"] == "7140dibdnow9c7btw4b0ufpbbeo2uuqm8r7q4cwquj9ab")
     }
 
     @Test func pageBudgetOfOneStopsAfterTheFirstPage() async throws {
-        let transport = try RecordingTransport(scenario: "sample")
+        let transport = try StubTransport.replaying("sample")
         let outcome = try await Self.client(transport, pageBudget: 1).search(.default, for: TimelineBuilder())
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
         #expect(outcome.results.pageCount == 1)
         #expect(outcome.results.nextToken == Self.nextToken)
         #expect(outcome.selection.chosen.count == 17)
@@ -165,22 +118,22 @@ struct XClientTests {
     }
 
     @Test func fullFirstPageStopsPaging() async throws {
-        let transport = try RecordingTransport(scenario: "sample")
+        let transport = try StubTransport.replaying("sample")
         let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder(entryCount: 10))
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
         #expect(outcome.selection.chosen.count == 10)
-        #expect(await transport.parameters().first?["max_results"] == "15")
+        #expect(transport.parameters().first?["max_results"] == "15")
     }
 
     @Test func lastPageWithoutNextTokenStopsPaging() async throws {
-        let transport = try RecordingTransport(scenario: "kpop")
+        let transport = try StubTransport.replaying("kpop")
         let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
         #expect(outcome.selection.chosen.count == 4)
     }
 
     @Test func emptySearchIsNoError() async throws {
-        let outcome = try await Self.client(try RecordingTransport(scenario: "empty")).search(
+        let outcome = try await Self.client(try StubTransport.replaying("empty")).search(
             .default,
             for: TimelineBuilder()
         )
@@ -189,16 +142,16 @@ struct XClientTests {
     }
 
     @Test func partialErrorsAreNoFailure() async throws {
-        let outcome = try await Self.client(try RecordingTransport(scenario: "partial-errors"))
+        let outcome = try await Self.client(try StubTransport.replaying("partial-errors"))
             .search(.default, for: TimelineBuilder())
         #expect(outcome.results.partialErrors.count == 2)
         #expect(outcome.selection.chosen.map(\.item.post.id) == ["1859170000000000201"])
     }
 
     @Test func sinceIDIsKeptWhileFollowingNextToken() async throws {
-        let transport = try RecordingTransport(scenario: "sample")
+        let transport = try StubTransport.replaying("sample")
         _ = try await Self.client(transport).search(.default, for: TimelineBuilder(), sinceID: "1859000000000000000")
-        #expect(await transport.parameters().map { $0["since_id"] } == ["1859000000000000000", "1859000000000000000"])
+        #expect(transport.parameters().map { $0["since_id"] } == ["1859000000000000000", "1859000000000000000"])
     }
 
     // MARK: - Error classification
@@ -211,9 +164,11 @@ struct XClientTests {
         ("429-usage-cap", .usageCapped, 75),
         ("errors-only", .apiResponse, 65),
         ("503", .serverError, 75),
+        ("402-credits-depleted", .creditsDepleted, 77),
+        ("fields-dropped", .apiResponse, 65),
     ])
     func errorScenarioIsClassified(scenario: String, code: KFeedError.Code, exitCode: Int32) async throws {
-        let transport = try RecordingTransport(scenario: scenario)
+        let transport = try StubTransport.replaying(scenario)
         let token = try BearerToken(Self.secret, source: "test")
         let log = LogLines()
         let client = Self.client(transport, log: log, token: token)
@@ -222,12 +177,12 @@ struct XClientTests {
         #expect(error?.code.exitCode == exitCode)
         #expect(error?.description.contains(Self.secret) == false)
         #expect(!log.lines.contains { $0.contains(Self.secret) })
-        let tries = await transport.requests.count
+        let tries = transport.requests.count
         #expect(tries == (code == .serverError ? 3 : 1))
     }
 
     @Test func badRequestCarriesXsMessage() async throws {
-        let client = Self.client(try RecordingTransport(scenario: "400"))
+        let client = Self.client(try StubTransport.replaying("400"))
         let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
         #expect(error?.code == .configuration)
         #expect(error?.message.contains("Reference to invalid operator 'has:images'") == true)
@@ -235,14 +190,14 @@ struct XClientTests {
     }
 
     @Test func clientNotEnrolledIsNamed() async throws {
-        let client = Self.client(try RecordingTransport(scenario: "403-client-not-enrolled"))
+        let client = Self.client(try StubTransport.replaying("403-client-not-enrolled"))
         let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
         #expect(error?.code == .unauthorized)
         #expect(error?.message.contains("client-not-enrolled") == true)
     }
 
     @Test func otherForbiddenIsUnauthorizedWithXsDetail() async throws {
-        let transport = ScriptedTransport([
+        let transport = StubTransport(script: [
             .respond(403, [], Data(#"{"title":"Forbidden","detail":"No access","type":"about:blank"}"#.utf8))
         ])
         let error = await #expect(throws: KFeedError.self) {
@@ -254,7 +209,7 @@ struct XClientTests {
 
     @Test func rateLimitCarriesTheResetTime() async throws {
         let sleeper = SleepRecorder()
-        let client = Self.client(try RecordingTransport(scenario: "429-rate-limit"), sleeper: sleeper)
+        let client = Self.client(try StubTransport.replaying("429-rate-limit"), sleeper: sleeper)
         let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
         #expect(error?.code == .rateLimited)
         #expect(error?.retryNotBefore == Date(timeIntervalSince1970: 1_795_340_700))
@@ -263,7 +218,7 @@ struct XClientTests {
     }
 
     @Test func rateLimitWithoutResetHeaderHasNoRetryDate() async throws {
-        let transport = ScriptedTransport([.respond(429, [], try Self.body("429-rate-limit"))])
+        let transport = StubTransport(script: [.respond(429, [], try Self.body("429-rate-limit"))])
         let error = await #expect(throws: KFeedError.self) {
             try await Self.client(transport).search(.default, for: TimelineBuilder())
         }
@@ -271,8 +226,41 @@ struct XClientTests {
         #expect(error?.retryNotBefore == nil)
     }
 
+    /// X's problems are recognised by `title` or the last segment of `type`, whatever the status, content type or
+    /// host, and out of credits is never retried.
+    @Test(arguments: [
+        (402, #"{"type":"https://api.twitter.com/2/problems/credits","title":"CreditsDepleted","detail":"none left"}"#),
+        (402, #"{"type":"https://api.x.com/2/problems/credits"}"#),
+        (403, #"{"title":"CreditsDepleted"}"#),
+        (402, "<html>payment required</html>"),
+    ])
+    func outOfCreditsIsRecognisedAndNotRetried(status: Int, body: String) async throws {
+        let transport = StubTransport(script: [
+            .respond(
+                status,
+                [HTTPHeader("content-type", "text/plain"), HTTPHeader("x-rate-limit-remaining", "449")],
+                Data(body.utf8)
+            ),
+            try Self.ok(),
+        ])
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.client(transport).search(.default, for: TimelineBuilder())
+        }
+        #expect(error?.code == .creditsDepleted)
+        #expect(error?.code.exitCode == 77)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func pageInThePostsVocabularyJoinsLikeTheTweetsOne() async throws {
+        let old = try await Self.client(try StubTransport.replaying("kpop")).search(.default, for: TimelineBuilder())
+        let new = try await Self.client(try StubTransport.replaying("posts-vocabulary"))
+            .search(.default, for: TimelineBuilder())
+        #expect(new.selection.chosen.map(\.item.post.id) == old.selection.chosen.map(\.item.post.id))
+        #expect(!new.selection.chosen.isEmpty)
+    }
+
     @Test func usageCapIsNotARateLimitEvenWithRequestsRemaining() async throws {
-        let client = Self.client(try RecordingTransport(scenario: "429-usage-cap"))
+        let client = Self.client(try StubTransport.replaying("429-usage-cap"))
         let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
         #expect(error?.code == .usageCapped)
         #expect(error?.message.contains("usage") == true)
@@ -280,17 +268,17 @@ struct XClientTests {
 
     @Test(arguments: [302, 404, 418])
     func unexpectedStatusIsAnAPIResponseError(status: Int) async throws {
-        let transport = ScriptedTransport([.respond(status, [], Data("<html>".utf8))])
+        let transport = StubTransport(script: [.respond(status, [], Data("<html>".utf8))])
         let error = await #expect(throws: KFeedError.self) {
             try await Self.client(transport).search(.default, for: TimelineBuilder())
         }
         #expect(error?.code == .apiResponse)
         #expect(error?.message.contains("\(status)") == true)
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test func undecodableSuccessIsAnAPIResponseError() async throws {
-        let transport = ScriptedTransport([.respond(200, [], Data("<html>oops</html>".utf8))])
+        let transport = StubTransport(script: [.respond(200, [], Data("<html>oops</html>".utf8))])
         let error = await #expect(throws: KFeedError.self) {
             try await Self.client(transport).search(.default, for: TimelineBuilder())
         }
@@ -302,28 +290,28 @@ struct XClientTests {
 
     @Test func serverErrorsAreRetriedWithDoublingBackoff() async throws {
         let sleeper = SleepRecorder()
-        let transport = try RecordingTransport(scenario: "503")
+        let transport = try StubTransport.replaying("503")
         let client = Self.client(transport, sleeper: sleeper, maxTries: 3, initialBackoff: .seconds(2))
         let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
         #expect(error?.code == .serverError)
         #expect(error?.message.contains("503") == true)
-        #expect(await transport.requests.count == 3)
+        #expect(transport.requests.count == 3)
         // The fixture's Retry-After of 1 s is shorter than the back-off, so the back-off wins.
         #expect(await sleeper.durations == [.seconds(2), .seconds(4)])
     }
 
     @Test func thirdTrySucceedsAfterTwoServerErrors() async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport([Self.serviceUnavailable, Self.serviceUnavailable, try Self.ok()])
+        let transport = StubTransport(script: [Self.serviceUnavailable, Self.serviceUnavailable, try Self.ok()])
         let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
         #expect(outcome.selection.chosen.count == 4)
-        #expect(await transport.requests.count == 3)
+        #expect(transport.requests.count == 3)
         #expect(await sleeper.durations == [.seconds(2), .seconds(4)])
     }
 
     @Test func transportErrorIsRetried() async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport([.fail(KFeedError(.transport, "connection reset")), try Self.ok()])
+        let transport = StubTransport(script: [.fail(KFeedError(.transport, "connection reset")), try Self.ok()])
         let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
         #expect(outcome.results.posts.count == 8)
         #expect(await sleeper.durations == [.seconds(2)])
@@ -331,18 +319,18 @@ struct XClientTests {
 
     @Test func persistentTransportErrorIsRethrownAfterMaxTries() async throws {
         let failure = KFeedError(.transport, "timed out")
-        let transport = ScriptedTransport([.fail(failure), .fail(failure), .fail(failure), .fail(failure)])
+        let transport = StubTransport(script: [.fail(failure), .fail(failure), .fail(failure), .fail(failure)])
         let error = await #expect(throws: KFeedError.self) {
             try await Self.client(transport, maxTries: 4).search(.default, for: TimelineBuilder())
         }
         #expect(error?.code == .transport)
         #expect(error?.code.exitCode == 75)
-        #expect(await transport.requests.count == 4)
+        #expect(transport.requests.count == 4)
     }
 
     @Test func retryAfterLongerThanTheBackoffIsHonoured() async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport([
+        let transport = StubTransport(script: [
             .respond(503, [HTTPHeader("Retry-After", "7")], Data()),
             .respond(503, [HTTPHeader("retry-after", " 3 ")], Data()),
             try Self.ok(),
@@ -357,14 +345,14 @@ struct XClientTests {
             HTTPHeader("Date", "Sun, 22 Nov 2026 09:00:00 GMT"),
             HTTPHeader("Retry-After", "Sun, 22 Nov 2026 09:00:30 GMT"),
         ]
-        let transport = ScriptedTransport([.respond(503, headers, Data()), try Self.ok()])
+        let transport = StubTransport(script: [.respond(503, headers, Data()), try Self.ok()])
         _ = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
         #expect(await sleeper.durations == [.seconds(30)])
     }
 
     @Test func totalBackoffStaysWithinItsBound() async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport(Array(repeating: Self.serviceUnavailable, count: 10))
+        let transport = StubTransport(script: Array(repeating: Self.serviceUnavailable, count: 10))
         let client = Self.client(
             transport,
             sleeper: sleeper,
@@ -377,40 +365,42 @@ struct XClientTests {
         let durations = await sleeper.durations
         #expect(durations == [.seconds(2), .seconds(4), .seconds(8)])
         #expect(durations.reduce(.zero, +) <= .seconds(20))
-        #expect(await transport.requests.count == 4)
+        #expect(transport.requests.count == 4)
     }
 
     @Test func retryAfterBeyondTheBudgetFailsAtOnce() async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport([.respond(503, [HTTPHeader("Retry-After", "120")], Data()), try Self.ok()])
+        let transport = StubTransport(script: [
+            .respond(503, [HTTPHeader("Retry-After", "120")], Data()), try Self.ok(),
+        ])
         let error = await #expect(throws: KFeedError.self) {
             try await Self.client(transport, sleeper: sleeper, maxTotalBackoff: .seconds(60))
                 .search(.default, for: TimelineBuilder())
         }
         #expect(error?.code == .serverError)
         #expect(await sleeper.durations.isEmpty)
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test(arguments: [400, 401, 403, 429])
     func clientErrorsAreNotRetried(status: Int) async throws {
         let sleeper = SleepRecorder()
-        let transport = ScriptedTransport([.respond(status, [], Data("{}".utf8)), try Self.ok()])
+        let transport = StubTransport(script: [.respond(status, [], Data("{}".utf8)), try Self.ok()])
         await #expect(throws: KFeedError.self) {
             try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
         }
-        #expect(await transport.requests.count == 1)
+        #expect(transport.requests.count == 1)
         #expect(await sleeper.durations.isEmpty)
     }
 
     // MARK: - The token
 
     @Test func requestCarriesTheBearerTokenAndLimits() async throws {
-        let transport = ScriptedTransport([try Self.ok()])
+        let transport = StubTransport(script: [try Self.ok()])
         let log = LogLines()
         let token = try BearerToken(Self.secret, source: "test")
         _ = try await Self.client(transport, log: log, token: token).search(.default, for: TimelineBuilder())
-        let request = try #require(await transport.requests.first)
+        let request = try #require(transport.requests.first)
         #expect(request.headers.contains(HTTPHeader("Authorization", "Bearer \(Self.secret)")))
         #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.count == 1)
         #expect(request.headers.contains(HTTPHeader("Accept", "application/json")))
@@ -423,15 +413,15 @@ struct XClientTests {
     }
 
     @Test func noTokenSendsNoAuthorizationHeader() async throws {
-        let transport = ScriptedTransport([try Self.ok()])
+        let transport = StubTransport(script: [try Self.ok()])
         _ = try await Self.client(transport).search(.default, for: TimelineBuilder())
-        let request = try #require(await transport.requests.first)
+        let request = try #require(transport.requests.first)
         #expect(!request.headers.contains { $0.name.lowercased() == "authorization" })
     }
 
     @Test func tokenNeverAppearsInRetryLogsOrErrors() async throws {
         let log = LogLines()
-        let transport = ScriptedTransport([
+        let transport = StubTransport(script: [
             .fail(KFeedError(.transport, "reset")), Self.serviceUnavailable, Self.serviceUnavailable,
         ])
         let token = try BearerToken(Self.secret, source: "test")
@@ -448,7 +438,8 @@ struct XClientTests {
     // MARK: - Exit codes
 
     @Test(arguments: [
-        (KFeedError.Code.configuration, Int32(78)), (.unauthorized, 77), (.rateLimited, 75), (.usageCapped, 75),
+        (KFeedError.Code.configuration, Int32(78)), (.unauthorized, 77), (.creditsDepleted, 77), (.rateLimited, 75),
+        (.usageCapped, 75),
         (.transport, 75), (.serverError, 75), (.lockHeld, 75), (.apiResponse, 65), (.replay, 66), (.usage, 64),
         (.cacheUnwritable, 73), (.io, 74),
     ])

@@ -6,14 +6,15 @@ import Foundation
     import Darwin
 #endif
 
-/// The cache directory on disk: created without group/other write bits, never written through a symlink,
-/// every file replaced atomically (temp file in the same directory, fsync, rename, fsync of the directory).
+/// The file-system mechanics under ``CacheStore``: a directory created without group/other write bits, files read
+/// and written never through a symlink, every file replaced atomically (temp file in the same directory, fsync,
+/// rename, fsync of the directory), an advisory lock. Which files exist is ``CacheStore``'s business.
 struct CacheDirectory: Sendable {
     /// The directory.
     let url: URL
 
-    /// The subdirectories kfeed writes.
-    static let subdirectories = ["images", "avatars"]
+    /// The prefix of the probe file ``prepare(subdirectories:)`` writes and removes.
+    static let probePrefix = ".write-probe-"
 
     private static let directoryMode: mode_t = 0o755
     private static let fileMode: mode_t = 0o644
@@ -28,13 +29,13 @@ struct CacheDirectory: Sendable {
 
     // MARK: - Creating
 
-    /// Creates the directory and its subdirectories (modes 0755 whatever the umask) and checks it can be written.
+    /// Creates the directory and `subdirectories` (modes 0755 whatever the umask) and checks it can be written.
     /// - Throws: `KFeedError` `.cacheUnwritable` when it cannot be created or written, or a symlink stands in
     ///   place of a subdirectory.
-    func prepare() throws {
+    func prepare(subdirectories: [String]) throws {
         try makeDirectory(url.path, parents: true)
-        for name in Self.subdirectories { try makeDirectory(path(name), parents: false) }
-        let probe = path(".write-probe-\(UUID().uuidString)")
+        for name in subdirectories { try makeDirectory(path(name), parents: false) }
+        let probe = path("\(Self.probePrefix)\(UUID().uuidString)")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard descriptor >= 0 else { throw unwritable(url.path, errno) }
         close(descriptor)
@@ -61,14 +62,15 @@ struct CacheDirectory: Sendable {
 
     // MARK: - Lock
 
-    /// Takes the refresh lock (`DIR/.lock`, flock) without waiting. The kernel releases it when the process ends,
+    /// Takes the refresh lock (`DIR/<name>`, flock) without waiting. The kernel releases it when the process ends,
     /// however it ends, so a killed run never blocks the next.
     /// - Returns: the open descriptor; closing it releases the lock.
     /// - Throws: `KFeedError` `.lockHeld` when another process holds it.
-    func lock() throws -> CacheLock {
-        let lockPath = path(".lock")
+    func lock(_ name: String) throws -> CacheLock {
+        let lockPath = path(name)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard descriptor >= 0 else { throw unwritable(lockPath, errno) }
+        fchmod(descriptor, Self.fileMode)  // explicit, whatever the umask (like every file kfeed creates)
         // A lock this process has just released can linger for a few milliseconds while a child it forks still
         // holds the inherited descriptor (until its exec): look again briefly before calling it held.
         var attempts = 0
@@ -110,12 +112,6 @@ struct CacheDirectory: Sendable {
             return done
         }
         return count == data.count ? data : nil
-    }
-
-    /// Whether `relative` is a non-empty regular file (a symlink does not count).
-    func hasFile(_ relative: String) -> Bool {
-        var info = stat()
-        return lstat(path(relative), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
     }
 
     // MARK: - Writing
@@ -165,37 +161,19 @@ struct CacheDirectory: Sendable {
         guard fsync(descriptor) == 0 else { throw writeError(directory, errno) }
     }
 
-    /// fsyncs the subdirectories images were renamed into.
-    func syncSubdirectories() throws {
-        for name in Self.subdirectories { try sync(directory: path(name)) }
+    // MARK: - Listing and removing
+
+    /// The names in `subdirectory` (nil: the directory itself); empty when it is missing or a symlink.
+    func names(in subdirectory: String?) -> [String] {
+        let directory = subdirectory.map(path) ?? url.path
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+        return (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 
-    // MARK: - Sweeping
-
-    /// Removes images, avatars and placeholders no name in `keep` refers to, and temp files left by killed runs.
-    /// - Returns: how many files were removed.
-    @discardableResult
-    func sweep(keeping keep: Set<String>) -> Int {
-        var removed = 0
-        func remove(_ relative: String) {
-            if unlink(path(relative)) == 0 { removed += 1 }
-        }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
-            if name.hasPrefix(".tmp-") || name.hasPrefix(".write-probe-")
-                || (name.hasPrefix("placeholder-") && name.hasSuffix(".jpg") && !keep.contains(name))
-            {
-                remove(name)
-            }
-        }
-        for directory in Self.subdirectories {
-            var info = stat()
-            guard lstat(path(directory), &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path(directory))) ?? [] {
-                let relative = "\(directory)/\(name)"
-                if !keep.contains(relative) { remove(relative) }
-            }
-        }
-        return removed
+    /// Unlinks `relative` (a symlink itself, never its target). - Returns: whether something was removed.
+    func remove(_ relative: String) -> Bool {
+        unlink(path(relative)) == 0
     }
 
     // MARK: - Errors

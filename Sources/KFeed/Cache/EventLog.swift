@@ -6,15 +6,15 @@ import Foundation
 
 /// `DIR/kfeed.log`: one line per event, no control characters, rotated to `kfeed.log.1` past about 1 MiB.
 struct EventLog: Sendable {
-    let directory: CacheDirectory
+    /// The log file's path.
+    let path: String
     var limit = 1 << 20
 
     /// Appends `2026-11-22T09:00:00Z <event>`; failures to log are ignored (the log is never worth a failed refresh).
     func append(_ event: String, at now: Date) {
-        let path = directory.path("kfeed.log")
         var info = stat()
         if lstat(path, &info) == 0 && Int(info.st_size) >= limit {
-            rename(path, directory.path("kfeed.log.1"))
+            rename(path, path + ".1")
         }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// A `.env` file: `KEY=value` lines, `export` prefixes, `#` comments, single or double quotes, CRLF.
-public struct DotEnv: Sendable {
+package struct DotEnv: Sendable {
     /// The variables, in file order (a later line wins).
-    public private(set) var values: [String: String] = [:]
+    package private(set) var values: [String: String] = [:]
 
     /// Parses the text of a `.env` file. Lines that are not assignments are ignored.
-    public init(parsing text: String) {
+    package init(parsing text: String) {
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
@@ -27,7 +27,7 @@ public struct DotEnv: Sendable {
     /// Reads `file` if it exists.
     /// - Returns: nil when there is no such file.
     /// - Throws: `KFeedError` with code `.configuration` when it exists but cannot be read as UTF-8 text.
-    public static func load(_ file: URL) throws -> DotEnv? {
+    package static func load(_ file: URL) throws -> DotEnv? {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         guard let data = FileManager.default.contents(atPath: file.path),
             let text = String(data: data, encoding: .utf8)
@@ -72,16 +72,16 @@ public struct DotEnv: Sendable {
 }
 
 /// The settings environment: the process's variables over those of `.env` in the current directory.
-public struct SettingsEnvironment: Sendable {
+package struct SettingsEnvironment: Sendable {
     /// The process environment.
-    public var process: [String: String]
+    package var process: [String: String]
     /// The `.env` file's variables, if there was one.
-    public var dotEnv: DotEnv?
+    package var dotEnv: DotEnv?
     /// The `.env` file's path, for messages.
-    public var dotEnvFile: URL?
+    package var dotEnvFile: URL?
 
     /// Creates an environment from explicit values (tests) or the process's and `./.env` (`load()`).
-    public init(process: [String: String], dotEnv: DotEnv? = nil, dotEnvFile: URL? = nil) {
+    package init(process: [String: String], dotEnv: DotEnv? = nil, dotEnvFile: URL? = nil) {
         self.process = process
         self.dotEnv = dotEnv
         self.dotEnvFile = dotEnvFile
@@ -89,7 +89,7 @@ public struct SettingsEnvironment: Sendable {
 
     /// The process environment and `.env` from `directory`.
     /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`.
-    public static func load(
+    package static func load(
         directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         process: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> SettingsEnvironment {
@@ -98,7 +98,7 @@ public struct SettingsEnvironment: Sendable {
     }
 
     /// The value of `name`: the process's if set and non-empty, else `.env`'s.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         if let value = process[name], !value.isEmpty { return value }
         if let value = dotEnv?.values[name], !value.isEmpty { return value }
         return nil

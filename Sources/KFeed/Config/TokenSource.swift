@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// Finds the bearer token: `--token-file`, else `X_BEARER_TOKEN`, else `TWITTER_BEARER_TOKEN`
 /// (the process environment first, then `.env`). Never a flag value.
-public enum TokenSource {
+package enum TokenSource {
     /// The variables read, in order.
-    public static let variables = ["X_BEARER_TOKEN", "TWITTER_BEARER_TOKEN"]
+    package static let variables = ["X_BEARER_TOKEN", "TWITTER_BEARER_TOKEN"]
 
     /// Loads and validates the token.
     /// - Parameters:
@@ -14,7 +14,7 @@ public enum TokenSource {
     /// - Returns: the validated token.
     /// - Throws: `KFeedError` with code `.configuration` when there is no token, it is malformed, or the file
     ///   cannot be read.
-    public static func token(
+    package static func token(
         tokenFile: URL?,
         environment: SettingsEnvironment,
         warn: (String) -> Void

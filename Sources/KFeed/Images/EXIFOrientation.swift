@@ -1,5 +1,5 @@
 /// The EXIF `Orientation` tag (0x0112): how the stored pixels must be transformed to appear upright.
-enum EXIFOrientation: Int, Sendable, CaseIterable {
+package enum EXIFOrientation: Int, Sendable, CaseIterable {
     /// 1: stored upright.
     case identity = 1
     /// 2: mirrored left to right.
@@ -58,7 +58,7 @@ enum EXIFOrientation: Int, Sendable, CaseIterable {
     ///
     /// Parsing is bounded by `payload.count`: garbage, loops and out-of-range offsets give `nil`, never a crash.
     /// - Returns: The orientation, or `nil` when the payload is not EXIF or has no valid orientation tag.
-    static func parse(app1 payload: UnsafeRawBufferPointer) -> EXIFOrientation? {
+    package static func parse(app1 payload: UnsafeRawBufferPointer) -> EXIFOrientation? {
         let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
         guard payload.count >= exifHeader.count + 8, payload.prefix(6).elementsEqual(exifHeader) else { return nil }
         let tiff = UnsafeRawBufferPointer(rebasing: payload[6...])

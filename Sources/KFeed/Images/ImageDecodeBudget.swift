@@ -1,4 +1,5 @@
-/// A memory gate for decodes: each decode reserves its estimated working memory before allocating it.
+/// A gate for decodes: each decode reserves its share of a capacity before it starts — its estimated working memory
+/// against a byte budget, or one slot against a count of decodes at once.
 ///
 /// Baseline JPEGs need about 2 MiB each; a progressive one that TurboJPEG decodes at full size holds every DCT
 /// coefficient (a 4096×4096 4:4:4 photo about 98 MiB), so two of those must not run at once. (At reduced scales
@@ -6,23 +7,23 @@
 /// waiters are admitted in arrival order, skipping any that do not fit yet (so small decodes can run beside a large
 /// one); a batch is finite, so a large waiter is admitted once the decodes ahead of it finish. A reservation larger
 /// than ``capacity`` is clamped to it: that decode runs alone.
-public actor ImageDecodeBudget {
+package actor ImageDecodeBudget {
     /// Total bytes that decodes may hold at once.
-    public let capacity: Int
+    package let capacity: Int
     private var reserved = 0
     private var waiters: [(bytes: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a budget of `capacity` bytes (default 96 MiB: with a Swift process's ~25 MiB of code and the
     /// inputs, a batch peaks near 128 MiB).
-    public init(capacity: Int = 96 << 20) {
+    package init(capacity: Int = 96 << 20) {
         self.capacity = max(capacity, 1)
     }
 
     /// Bytes currently reserved.
-    public var reservedBytes: Int { reserved }
+    package var reservedBytes: Int { reserved }
 
     /// Waits until `bytes` fit, then reserves them. Pair with ``release(_:)``.
-    public func reserve(_ bytes: Int) async {
+    package func reserve(_ bytes: Int) async {
         let bytes = min(max(bytes, 0), capacity)
         if reserved + bytes <= capacity {
             reserved += bytes
@@ -32,7 +33,7 @@ public actor ImageDecodeBudget {
     }
 
     /// Returns `bytes` reserved by ``reserve(_:)`` and wakes the waiters that now fit, in order.
-    public func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         reserved -= min(max(bytes, 0), capacity)
         var index = 0
         while index < waiters.count {

@@ -32,7 +32,7 @@ public struct ImageFetcher: Sendable {
     private let thumbnailer: JPEGThumbnailer
     private let budget: ImageDecodeBudget
     private let maxDownloads: Int
-    private let decodeSlots: AsyncSlots
+    private let decodeSlots: ImageDecodeBudget
     private let log: @Sendable (String) -> Void
 
     /// The largest image body accepted, in bytes.
@@ -57,7 +57,7 @@ public struct ImageFetcher: Sendable {
         self.thumbnailer = thumbnailer
         self.budget = ImageDecodeBudget()
         self.maxDownloads = max(1, maxDownloads)
-        self.decodeSlots = AsyncSlots(max(1, decodes))
+        self.decodeSlots = ImageDecodeBudget(capacity: max(1, decodes))
         self.log = log
     }
 
@@ -87,7 +87,7 @@ public struct ImageFetcher: Sendable {
             return .failed(reason)
         case .success(let data): body = data
         }
-        await decodeSlots.acquire()
+        await decodeSlots.reserve(1)
         let outcome: Outcome
         do {
             outcome = .image(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
@@ -95,7 +95,7 @@ public struct ImageFetcher: Sendable {
             log("image \(job.path): \(error.reason)")
             outcome = .failed(error.reason)
         }
-        await decodeSlots.release()
+        await decodeSlots.release(1)
         return outcome
     }
 
@@ -131,31 +131,5 @@ public struct ImageFetcher: Sendable {
             }
         }
         return .failure(reason)
-    }
-}
-
-/// A counting semaphore for async code: at most `count` holders at once; waiters resume in order.
-actor AsyncSlots {
-    private var free: Int
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(_ count: Int) {
-        free = count
-    }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func release() {
-        if waiters.isEmpty {
-            free += 1
-        } else {
-            waiters.removeFirst().resume()
-        }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The walk reads segment headers up to the first scan, then skips entropy-coded data with `memchr` to count
 /// scans and find the end-of-image marker. It allocates nothing proportional to the image.
-struct JPEGStructure: Sendable, Equatable {
+package struct JPEGStructure: Sendable, Equatable {
     /// How the frame is coded.
     enum Process: Sendable, Equatable {
         case baseline, extendedSequential, progressive, lossless, hierarchical
@@ -21,8 +21,8 @@ struct JPEGStructure: Sendable, Equatable {
     /// Whether the entropy coding is arithmetic (SOF9…SOF15) rather than Huffman.
     var isArithmeticCoded: Bool
     var precision: Int
-    var width: Int
-    var height: Int
+    package var width: Int
+    package var height: Int
     var components: [Component]
     /// `identity` when there is no EXIF orientation.
     var orientation: EXIFOrientation
@@ -57,7 +57,7 @@ struct JPEGStructure: Sendable, Equatable {
     /// Walks the markers of `jpeg`.
     /// - Throws: ``ImageFailure/notJPEG`` without `FF D8 FF`; ``ImageFailure/tooManyScans`` past `maxScans`;
     ///   ``ImageFailure/truncated`` when a segment or the header runs past the end; ``ImageFailure/corrupt``.
-    static func parse(_ jpeg: UnsafeRawBufferPointer, maxScans: Int) throws(ImageFailure) -> JPEGStructure {
+    package static func parse(_ jpeg: UnsafeRawBufferPointer, maxScans: Int) throws(ImageFailure) -> JPEGStructure {
         guard jpeg.count >= 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8, jpeg[2] == 0xFF else { throw .notJPEG }
         var frame: JPEGStructure?
         var orientation: EXIFOrientation?
@@ -66,24 +66,15 @@ struct JPEGStructure: Sendable, Equatable {
         var position = 2
         // Header segments, up to and including the first SOS.
         while true {
-            guard position < jpeg.count, jpeg[position] == 0xFF else {
-                throw position >= jpeg.count ? .truncated : ImageFailure.corrupt.with(detail: "expected a marker")
-            }
-            while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }  // fill bytes
-            guard position < jpeg.count else { throw .truncated }
-            let marker = jpeg[position]
-            position += 1
+            let segment = try Self.segment(jpeg, at: position)
+            position = segment.next
+            let marker = segment.marker
+            let payload = segment.payload
             switch marker {
             case 0x01, 0xD0...0xD7: continue  // standalone markers
             case 0xD8, 0xD9: throw ImageFailure.corrupt.with(detail: "marker \(marker) before the first scan")
             default: break
             }
-            guard position + 2 <= jpeg.count else { throw .truncated }
-            let length = Int(jpeg[position]) << 8 | Int(jpeg[position + 1])
-            guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
-            guard position + length <= jpeg.count else { throw .truncated }
-            let payload = UnsafeRawBufferPointer(rebasing: jpeg[(position + 2)..<(position + length)])
-            position += length
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard frame == nil else { throw ImageFailure.corrupt.with(detail: "second frame header") }
@@ -158,33 +149,70 @@ struct JPEGStructure: Sendable, Equatable {
         maxScans: Int,
         into structure: inout JPEGStructure
     ) throws(ImageFailure) {
-        guard let base = jpeg.baseAddress else { return }
+        guard let bytes = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         structure.scanCount = 1
         var position = start
-        while position < jpeg.count {
-            guard let found = memchr(base + position, 0xFF, jpeg.count - position) else { return }
-            position = UnsafeRawPointer(found) - base + 1
-            guard position < jpeg.count else { return }
-            let marker = jpeg[position]
-            switch marker {
-            case 0x00, 0xD0...0xD7: position += 1  // stuffed byte or restart marker
-            case 0xFF: continue  // fill byte; the next 0xFF is the marker prefix
-            case 0xD9:
+        while true {
+            position = JPEGBitReader.nextMarker(bytes, jpeg.count, from: position, stoppingAtRestarts: false)
+            guard position < jpeg.count - 1 else { return }
+            let marker = jpeg[position + 1]
+            if marker == 0x01 {  // TEM stands alone: reading a length there would skip the scans behind it
+                position += 2
+                continue
+            }
+            if marker == 0xD9 {
                 structure.hasEndOfImage = true
                 return
-            default:
-                guard position + 3 <= jpeg.count else { return }
-                let length = Int(jpeg[position + 1]) << 8 | Int(jpeg[position + 2])
-                guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
-                if marker == 0xDA {
-                    structure.scanCount += 1
-                    guard structure.scanCount <= maxScans else {
-                        throw ImageFailure.tooManyScans.with(detail: "more than \(maxScans) scans")
-                    }
-                }
-                position += 1 + length
             }
+            guard position + 4 <= jpeg.count else { return }
+            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
+            guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
+            if marker == 0xDA {
+                structure.scanCount += 1
+                guard structure.scanCount <= maxScans else {
+                    throw ImageFailure.tooManyScans.with(detail: "more than \(maxScans) scans")
+                }
+            }
+            position += 2 + length
         }
+    }
+
+    /// One marker and its segment.
+    struct Segment {
+        /// The marker byte after `FF`.
+        var marker: UInt8
+        /// The segment's payload after its length; empty for standalone markers (`SOI`, `EOI`, `RSTn`, `TEM`).
+        var payload: UnsafeRawBufferPointer
+        /// The offset just after the segment.
+        var next: Int
+    }
+
+    /// The marker segment at `position`, which must hold `FF` (fill bytes before the marker are skipped): the one
+    /// walk over a JPEG's markers, shared by ``parse(_:maxScans:)`` and the first-pass decoder.
+    /// - Throws: ``ImageFailure/truncated`` when it runs past the end, ``ImageFailure/corrupt`` for a missing marker
+    ///   or a length under 2.
+    static func segment(_ jpeg: UnsafeRawBufferPointer, at start: Int) throws(ImageFailure) -> Segment {
+        guard start < jpeg.count, jpeg[start] == 0xFF else {
+            throw start >= jpeg.count ? .truncated : ImageFailure.corrupt.with(detail: "expected a marker")
+        }
+        var position = start
+        while position < jpeg.count, jpeg[position] == 0xFF { position += 1 }  // fill bytes
+        guard position < jpeg.count else { throw .truncated }
+        let marker = jpeg[position]
+        position += 1
+        if marker == 0x01 || (0xD0...0xD9).contains(marker) {
+            return Segment(
+                marker: marker,
+                payload: UnsafeRawBufferPointer(rebasing: jpeg[position..<position]),
+                next: position
+            )
+        }
+        guard position + 2 <= jpeg.count else { throw .truncated }
+        let length = Int(jpeg[position]) << 8 | Int(jpeg[position + 1])
+        guard length >= 2 else { throw ImageFailure.corrupt.with(detail: "segment length \(length)") }
+        guard position + length <= jpeg.count else { throw .truncated }
+        let payload = UnsafeRawBufferPointer(rebasing: jpeg[(position + 2)..<(position + length)])
+        return Segment(marker: marker, payload: payload, next: position + length)
     }
 }
 

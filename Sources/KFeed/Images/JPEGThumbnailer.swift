@@ -73,7 +73,7 @@ public struct JPEGThumbnailer: Sendable {
     ///   - size: the exact output size, in displayed (oriented) pixels.
     /// - Returns: A baseline 4:2:0 JPEG of exactly `size`, quality 85, without metadata.
     /// - Throws: ``ImageFailure`` (typed): not a JPEG, too large, truncated, corrupt, too many scans, CMYK.
-    public func thumbnail(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Data {
+    package func thumbnail(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Data {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
             let plan = try plan(for: bytes, size: size)
             return try render(bytes, plan)
@@ -83,7 +83,7 @@ public struct JPEGThumbnailer: Sendable {
     /// Like ``thumbnail(of:size:)``, but first reserves the decode's working memory in `budget`, and decodes on a
     /// thread of its own: CPU-bound work must not hold one of the cooperative pool's threads (two on a 2-core
     /// machine), or every other task — transfers finishing, a test's server — waits behind it.
-    public func thumbnail(
+    package func thumbnail(
         of jpeg: Data,
         size: ImageSize,
         budget: ImageDecodeBudget
@@ -105,7 +105,17 @@ public struct JPEGThumbnailer: Sendable {
 
     /// The working memory, in bytes, that thumbnailing `jpeg` at `size` will allocate (headers only).
     /// - Throws: The same header failures as ``thumbnail(of:size:)``.
-    public func memoryCost(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
+    /// The size the picture shows at: its frame's, with the sides swapped when its EXIF orientation turns it.
+    package func displaySize(of jpeg: Data) throws(ImageFailure) -> ImageSize {
+        try withBytes(of: jpeg) { bytes throws(ImageFailure) in
+            let structure = try JPEGStructure.parse(bytes, maxScans: limits.maxScans)
+            let (width, height) = (structure.width, structure.height)
+            return structure.orientation.swapsAxes
+                ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+        }
+    }
+
+    package func memoryCost(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in try plan(for: bytes, size: size).memoryCost }
     }
 

@@ -18,9 +18,9 @@ import Foundation
 /// Only Huffman-coded progressive frames of 8-bit YCbCr or grayscale, whose sampling factors divide the
 /// largest, are handled (``supports(_:)``); ``JPEGThumbnailer`` uses TurboJPEG for everything else.
 /// Corrupt or truncated entropy data is a failure, never a grey half-image.
-enum ProgressiveFirstPassDecoder {
+package enum ProgressiveFirstPassDecoder {
     /// Whether this decoder can decode `structure`.
-    static func supports(_ structure: JPEGStructure) -> Bool {
+    package static func supports(_ structure: JPEGStructure) -> Bool {
         let (maxH, maxV) = (structure.maxHorizontalSampling, structure.maxVerticalSampling)
         let lumaIsLargest =
             structure.components.first.map { $0.horizontalSampling == maxH && $0.verticalSampling == maxV } ?? false
@@ -31,7 +31,7 @@ enum ProgressiveFirstPassDecoder {
     }
 
     /// The bytes of working memory ``decode(_:structure:eighths:into:)`` allocates besides its output.
-    static func workingMemory(_ structure: JPEGStructure, eighths: Int) -> Int {
+    package static func workingMemory(_ structure: JPEGStructure, eighths: Int) -> Int {
         Geometry(structure, eighths: eighths).components.reduce(0) { total, component in
             let samples = component.samplesPerBlock * component.samplesPerBlock
             return total + component.paddedBlocksWide * component.paddedBlocksHigh
@@ -43,7 +43,7 @@ enum ProgressiveFirstPassDecoder {
     /// `ceil(height × eighths / 8)`, the sizes TurboJPEG's scaling gives.
     /// - Throws: ``ImageFailure/corrupt`` for invalid tables, scans or codes; ``ImageFailure/truncated`` when a
     ///   scan's data ends early.
-    static func decode(
+    package static func decode(
         _ jpeg: UnsafeRawBufferPointer,
         structure: JPEGStructure,
         eighths: Int,

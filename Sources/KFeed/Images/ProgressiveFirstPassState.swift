@@ -70,10 +70,11 @@ extension ProgressiveFirstPassDecoder {
             let bytes = jpeg.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var position = 2
             while true {
-                while position < jpeg.count, bytes[position] == 0xFF { position += 1 }
                 guard position < jpeg.count else { throw ImageFailure.truncated.with(detail: "no end-of-image marker") }
-                let marker = bytes[position]
-                position += 1
+                let segment = try JPEGStructure.segment(jpeg, at: position)
+                position = segment.next
+                let marker = segment.marker
+                let payload = segment.payload
                 switch marker {
                 case 0xD9:
                     guard hasDC.allSatisfy({ $0 }) else {
@@ -81,14 +82,8 @@ extension ProgressiveFirstPassDecoder {
                     }
                     resolve()
                     return
-                case 0x01, 0xD0...0xD7: continue
                 default: break
                 }
-                guard position + 2 <= jpeg.count else { throw ImageFailure.truncated }
-                let length = Int(bytes[position]) << 8 | Int(bytes[position + 1])
-                guard length >= 2, position + length <= jpeg.count else { throw ImageFailure.truncated }
-                let payload = UnsafeRawBufferPointer(rebasing: jpeg[(position + 2)..<(position + length)])
-                position += length
                 switch marker {
                 case 0xC2: try readFrame(payload)
                 case 0xC4: try readJPEGHuffmanTables(payload)
@@ -114,9 +109,6 @@ extension ProgressiveFirstPassDecoder {
                         throw ImageFailure.truncated.with(detail: "no end-of-image marker")
                     }
                 default: break
-                }
-                guard position < jpeg.count, bytes[position] == 0xFF else {
-                    throw ImageFailure.corrupt.with(detail: "expected a marker")
                 }
             }
         }

@@ -6,7 +6,7 @@ struct SearchPage: Decodable, Sendable {
     var data: [WirePost] = []
     var includes = WireIncludes()
     var meta = WireMeta()
-    var errors: [WireError] = []
+    var errors: [XAPIProblem] = []
     /// Elements of `data`, `includes.media` or `includes.users` that could not be decoded.
     var undecodableElements = 0
     /// Whether the body had a `data` key at all.
@@ -26,14 +26,16 @@ struct SearchPage: Decodable, Sendable {
         includes = (try? container.decodeIfPresent(WireIncludes.self, forKey: .includes)) ?? WireIncludes()
         undecodableElements += includes.undecodableElements
         meta = (try? container.decodeIfPresent(WireMeta.self, forKey: .meta)) ?? WireMeta()
-        errors = (try? container.decodeIfPresent([Lossy<WireError>].self, forKey: .errors))?.compactMap(\.value) ?? []
+        errors = (try? container.decodeIfPresent([Lossy<XAPIProblem>].self, forKey: .errors))?.compactMap(\.value) ?? []
     }
 
     /// Decodes a response body.
-    /// - Throws: `KFeedError` with code `.apiResponse` when the body is not a JSON object.
+    /// - Throws: `KFeedError` with code `.apiResponse` when the body is not a JSON object, or holds `errors` and
+    ///   no `data` (partial errors beside data are data).
     static func decode(_ body: Data) throws -> SearchPage {
+        let page: SearchPage
         do {
-            return try JSONDecoder().decode(SearchPage.self, from: body)
+            page = try JSONDecoder().decode(SearchPage.self, from: body)
         } catch {
             throw KFeedError(
                 .apiResponse,
@@ -41,6 +43,18 @@ struct SearchPage: Decodable, Sendable {
                 underlying: error
             )
         }
+        if !page.hasData && !page.errors.isEmpty { throw XAPIProblem.errorsOnly(page.errors) }
+        return page
+    }
+
+    /// The post fields kfeed asks for and needs that no post of this page carries: X answers a field it no longer
+    /// knows (a renamed `tweet.fields` value, say) with a 200 that simply lacks it.
+    var missingNeededFields: [String] {
+        guard !data.isEmpty else { return [] }
+        var missing: [String] = []
+        if data.allSatisfy({ $0.attachments == nil }) { missing.append("attachments") }
+        if data.allSatisfy({ $0.authorID == nil }) { missing.append("author_id") }
+        return missing
     }
 }
 
@@ -132,20 +146,5 @@ struct WireMeta: Decodable, Sendable {
         case newestID = "newest_id"
         case oldestID = "oldest_id"
         case nextToken = "next_token"
-    }
-}
-
-struct WireError: Decodable, Sendable {
-    var title: String?
-    var detail: String?
-    var type: String?
-    var resourceType: String?
-    var resourceID: String?
-    var section: String?
-
-    private enum CodingKeys: String, CodingKey {
-        case title, detail, type, section
-        case resourceType = "resource_type"
-        case resourceID = "resource_id"
     }
 }

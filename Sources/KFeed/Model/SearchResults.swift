@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The pages of one search merged: posts in API order (newest first), includes joined by dictionary.
 public struct SearchResults: Sendable {
@@ -24,17 +24,8 @@ public struct SearchResults: Sendable {
 
     /// Decodes a response body and merges it.
     /// - Throws: `KFeedError` with code `.apiResponse` when the body is not JSON, or holds only `errors`.
-    public mutating func append(responseBody body: Data) throws {
-        let page = try SearchPage.decode(body)
-        if !page.hasData && !page.errors.isEmpty {
-            let first = page.errors[0]
-            let detail = first.detail ?? first.title ?? "no detail"
-            throw KFeedError(
-                .apiResponse,
-                "the API answered with errors only (\(page.errors.count)): \(Sanitized.excerpt(detail))"
-            )
-        }
-        append(page)
+    package mutating func append(responseBody body: Data) throws {
+        append(try SearchPage.decode(body))
     }
 
     mutating func append(_ page: SearchPage) {

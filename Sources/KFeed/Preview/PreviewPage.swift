@@ -255,21 +255,12 @@ private struct LocalClock {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
         let weekday = Self.weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
         let month = Self.months[((parts.month ?? 1) - 1 + 12) % 12]
-        let offset = Self.offset(timeZone.secondsFromGMT(for: date))
-        let hour = "\(Self.two(parts.hour ?? 0)):\(Self.two(parts.minute ?? 0))"
+        let offset = InstantFormat.offset(timeZone.secondsFromGMT(for: date))
+        let hour = "\(InstantFormat.padded(parts.hour ?? 0)):\(InstantFormat.padded(parts.minute ?? 0))"
         let day = "\(weekday) \(parts.day ?? 0) \(month) \(parts.year ?? 0)"
         let full = ScheduleText(timeZone: timeZone).localTime(date)
         let classAttribute = className.map { " class=\"\($0)\"" } ?? ""
         return "<time\(classAttribute) datetime=\"\(InstantFormat.string(from: date))\" title=\"\(full)\">"
             + "<b>\(hour)</b> <span class=\"zone\">\(offset)</span> <span class=\"day\">\(day)</span></time>"
-    }
-
-    private static func offset(_ seconds: Int) -> String {
-        let sign = seconds < 0 ? "-" : "+"
-        return "\(sign)\(two(abs(seconds) / 3_600)):\(two(abs(seconds) % 3_600 / 60))"
-    }
-
-    private static func two(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

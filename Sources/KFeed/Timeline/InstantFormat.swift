@@ -5,9 +5,12 @@ public import Foundation
 /// Done with plain calendar arithmetic rather than `ISO8601DateFormatter`: every cron run and widget read parses
 /// dozens of these, and building ICU formatters dominated their start-up time.
 public enum InstantFormat {
-    /// Formats `date` in UTC.
+    /// Formats `date` in UTC. Instants outside the years 0000…9999 (which `date(from:)` reads back) are clamped to
+    /// them, and NaN formats as the earliest, so that any `Date`, however it was made, formats.
     public static func string(from date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+        let interval = date.timeIntervalSince1970
+        let clamped = interval.isNaN ? earliestSeconds : min(max(interval, earliestSeconds), latestSeconds)
+        let milliseconds = Int64((clamped * 1_000).rounded(.down))
         let seconds = milliseconds.floorDivided(by: 1_000)
         let time = fields(ofSeconds: seconds)
         var text = "\(padded(time.year, 4))-\(padded(time.month))-\(padded(time.day))T\(padded(time.hour)):"
@@ -60,6 +63,10 @@ public enum InstantFormat {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in seconds since 1970.
+    private static let earliestSeconds = -62_167_219_200.0
+    private static let latestSeconds = 253_402_300_799.999
+
     /// A JSON encoder writing instants as `InstantFormat` strings, pretty-printed with sorted keys (the cache's files).
     public static func jsonEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -109,6 +116,11 @@ public enum InstantFormat {
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)
         return (year, month, day, secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
+    }
+
+    /// A UTC offset in seconds as `+09:00` or `-03:30`.
+    static func offset(_ seconds: Int) -> String {
+        "\(seconds < 0 ? "-" : "+")\(padded(abs(seconds) / 3_600)):\(padded(abs(seconds) % 3_600 / 60))"
     }
 
     /// `value` in decimal, zero-padded to `width` digits.

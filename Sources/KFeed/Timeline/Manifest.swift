@@ -207,7 +207,16 @@ public struct Manifest: Codable, Sendable, Hashable {
         }
         let size = try container.decode(SizeValue.self, forKey: .size)
         self.size = ImageSize(width: size.width, height: size.height)
-        interval = Interval(seconds: try container.decodeIfPresent(Double.self, forKey: .interval) ?? 3_600)
+        // Whole seconds, as written; anything else (1e300, negative) would trap where the interval becomes an Int.
+        let seconds = try container.decodeIfPresent(Double.self, forKey: .interval) ?? 3_600
+        guard (1...Double(Int32.max)).contains(seconds) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .interval,
+                in: container,
+                debugDescription: "interval_seconds \(seconds) is out of range"
+            )
+        }
+        interval = Interval(seconds: seconds)
         entries = try container.decode([Entry].self, forKey: .entries)
         emptyReason = try container.decodeIfPresent(String.self, forKey: .emptyReason)
     }

@@ -36,9 +36,8 @@ public struct ScheduleText: Sendable {
         let offset = self.offset(date)
         let local = InstantFormat.fields(ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset))
         let two = { InstantFormat.padded($0) }
-        let sign = offset < 0 ? "-" : "+"
-        return "\(local.year)-\(two(local.month))-\(two(local.day)) \(two(local.hour)):\(two(local.minute))"
-            + " \(sign)\(two(abs(offset) / 3_600)):\(two(abs(offset) % 3_600 / 60))"
+        return "\(local.year)-\(two(local.month))-\(two(local.day)) \(two(local.hour)):\(two(local.minute)) "
+            + InstantFormat.offset(offset)
     }
 
     /// The whole schedule, one string per line.

@@ -9,6 +9,7 @@ public enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case authorShareFull = "author's share full"
     case missingAuthor = "author missing from includes"
     case timelineFull = "timeline already full"
+    case shownRecently = "shown within the no-repeat window"
 
     public var description: String { rawValue }
 }

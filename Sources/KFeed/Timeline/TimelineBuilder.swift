@@ -14,6 +14,10 @@ public struct TimelineBuilder: Sendable {
     public var usesVideoPreviews: Bool
     /// No author gets more entries than this while other authors' usable posts remain.
     public var maxEntriesPerAuthor: Int
+    /// Posts not to use again (shown within the no-repeat window).
+    public var shownPostIDs: Set<String> = []
+    /// Media not to use again (shown within the no-repeat window); a post falls back to its next usable media.
+    public var shownMediaKeys: Set<String> = []
 
     /// Creates a builder; the defaults are the contract's.
     public init(
@@ -93,6 +97,12 @@ public struct TimelineBuilder: Sendable {
         return Selection(chosen: chosen.map(\.choice), skipped: skipped, isFull: chosen.count >= entryCount)
     }
 
+    /// How many more usable posts a full timeline needs after `items` (0 when it is full): what a search
+    /// still wants after each page.
+    public func postsStillWanted(after items: [FeedItem]) -> Int {
+        entryCount - selection(from: items, isExhausted: false).chosen.count
+    }
+
     private enum MediaChoice {
         case usable(Media)
         case unusable(SkipReason)
@@ -103,8 +113,14 @@ public struct TimelineBuilder: Sendable {
         if item.post.isPossiblySensitive && !allowsSensitive { return .unusable(.sensitive) }
         if item.post.mediaKeys.isEmpty { return .unusable(.noMedia) }
         if item.media.isEmpty { return .unusable(.mediaMissingFromIncludes) }
+        if shownPostIDs.contains(item.post.id) { return .unusable(.shownRecently) }
         var sawMotion = false
+        var sawShown = false
         for media in item.media {
+            if shownMediaKeys.contains(media.key) {
+                sawShown = true
+                continue
+            }
             switch media.kind {
             case .photo where media.url != nil:
                 return .usable(media)
@@ -115,6 +131,7 @@ public struct TimelineBuilder: Sendable {
                 continue
             }
         }
+        if sawShown { return .unusable(.shownRecently) }
         return .unusable(sawMotion && !usesVideoPreviews ? .videoWithoutPreviews : .unsupportedMedia)
     }
 
@@ -126,13 +143,27 @@ public struct TimelineBuilder: Sendable {
     ///   - now: the first entry's date.
     /// - Returns: the manifest, without image paths.
     public func manifest(for selection: Selection, query: RecentSearchQuery, size: ImageSize, now: Date) -> Manifest {
-        let entries = selection.chosen.enumerated().map { index, choice in
-            Manifest.Entry(
-                date: now.addingTimeInterval(Double(index) * interval.seconds),
-                item: choice.item,
-                media: choice.media
-            )
-        }
+        let entries = selection.chosen.map { Manifest.Entry(date: now, item: $0.item, media: $0.media) }
+        return manifest(scheduling: entries, query: query, size: size, now: now)
+    }
+
+    /// Dates `entries` in their order — entry *i* at `now + i × interval` — and sets the reload date.
+    /// - Parameters:
+    ///   - entries: the entries, newest post first; their dates are replaced.
+    ///   - query: the query the posts came from.
+    ///   - size: the widget image size the entries' images are made for.
+    ///   - now: the first entry's date.
+    /// - Returns: the manifest.
+    public func manifest(
+        scheduling entries: [Manifest.Entry],
+        query: RecentSearchQuery,
+        size: ImageSize,
+        now: Date
+    )
+        -> Manifest
+    {
+        var entries = entries
+        for index in entries.indices { entries[index].date = now.addingTimeInterval(Double(index) * interval.seconds) }
         let reloadAfter: Date? =
             switch policy {
             case .atEnd: entries.last?.date ?? now

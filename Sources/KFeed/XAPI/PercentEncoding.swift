@@ -1,9 +1,9 @@
 /// Strict percent-encoding for query values (RFC 3986 unreserved characters and `,` stay literal).
-public enum PercentEncoding {
+package enum PercentEncoding {
     private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
     /// Encodes every byte of `value`'s UTF-8 form except `A-Z a-z 0-9 - . _ ~ ,`.
-    public static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         var result = ""
         result.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
@@ -22,7 +22,7 @@ public enum PercentEncoding {
     }
 
     /// Decodes `%XX` escapes (and nothing else: `+` stays `+`); nil when an escape or the UTF-8 is malformed.
-    public static func decode(_ value: Substring) -> String? {
+    package static func decode(_ value: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = value.utf8.makeIterator()
         while let byte = iterator.next() {

@@ -20,9 +20,10 @@ public struct RateLimit: Sendable, Hashable, Codable {
     public init?(headers response: HTTPResponse) {
         limit = response[header: "x-rate-limit-limit"].flatMap { Int($0) }
         remaining = response[header: "x-rate-limit-remaining"].flatMap { Int($0) }
-        reset = response[header: "x-rate-limit-reset"].flatMap { TimeInterval($0) }.map(
-            Date.init(timeIntervalSince1970:)
-        )
+        // Epoch seconds; anything else (NaN, infinity, `1e300`, before 1970 or past 9999) is no reset at all.
+        reset = response[header: "x-rate-limit-reset"].flatMap { TimeInterval($0) }.flatMap {
+            (0...253_402_300_799).contains($0) ? Date(timeIntervalSince1970: $0) : nil
+        }
         appRemaining24Hours = response[header: "x-app-limit-24hour-remaining"].flatMap { Int($0) }
         if limit == nil && remaining == nil && reset == nil && appRemaining24Hours == nil { return nil }
     }

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// The recent-search client: pages until the timeline is full or the page budget is spent, classifies errors
-/// into the contract's codes, and retries what is temporary with bounded back-off.
+/// The recent-search client: pages while the caller wants more posts and the page budget allows, turns X's
+/// answers into results or the contract's errors, and retries what is temporary with bounded back-off. It knows
+/// nothing of timelines.
 public struct XClient: Sendable {
     /// Where and how to search.
     public struct Configuration: Sendable {
@@ -47,10 +48,10 @@ public struct XClient: Sendable {
     public struct Outcome: Sendable {
         /// The merged pages.
         public var results: SearchResults
-        /// The posts chosen and the reasons for the others.
-        public var selection: Selection
         /// The rate-limit figures of the last response.
         public var rateLimit: RateLimit?
+        /// The `api-version` header of the last response, when X sent one.
+        public var apiVersion: String?
     }
 
     /// The configuration.
@@ -77,49 +78,65 @@ public struct XClient: Sendable {
         self.log = log
     }
 
-    /// Searches until `builder` has its entries, the pages run out, or the page budget is spent.
+    /// The first page's request for a search that wants `count` posts: the one place it is built (`kfeed query`
+    /// prints it).
+    public static func firstRequest(
+        for query: RecentSearchQuery,
+        wanting count: Int,
+        sinceID: String? = nil
+    )
+        -> RecentSearchRequest
+    {
+        RecentSearchRequest(query: query, maxResults: RecentSearchRequest.pageSize(forEntries: count), sinceID: sinceID)
+    }
+
+    /// Searches page by page while the caller still wants posts, the pages last, and the page budget allows.
     /// - Parameters:
     ///   - query: the validated query.
-    ///   - builder: decides what is usable and how many entries are wanted.
+    ///   - count: how many usable posts the caller wants (sizes the first page).
     ///   - sinceID: only posts newer than this id.
-    /// - Returns: the merged pages, the selection and the last rate-limit figures.
-    /// - Throws: `KFeedError` classified by the contract's exit codes.
+    ///   - stillWanted: after each page, how many more usable posts the caller wants given everything so far
+    ///     (0 stops; it sizes the next page).
+    /// - Returns: the merged pages and the last response's rate-limit figures and API version.
+    /// - Throws: `KFeedError` classified by the contract's exit codes; `.apiResponse` when X dropped fields kfeed
+    ///   asked for and needs.
     public func search(
         _ query: RecentSearchQuery,
-        for builder: TimelineBuilder,
-        sinceID: String? = nil
-    ) async throws
-        -> Outcome
-    {
-        var results = SearchResults()
-        var rateLimit: RateLimit?
-        var request = RecentSearchRequest(
-            query: query,
-            maxResults: RecentSearchRequest.pageSize(forEntries: builder.entryCount),
-            sinceID: sinceID
-        )
+        wanting count: Int,
+        sinceID: String? = nil,
+        stillWanted: (SearchResults) -> Int
+    ) async throws -> Outcome {
+        var outcome = Outcome(results: SearchResults())
+        var request = Self.firstRequest(for: query, wanting: count, sinceID: sinceID)
         while true {
             let response = try await page(request)
-            rateLimit = RateLimit(headers: response) ?? rateLimit
-            try results.append(responseBody: response.body)
-            let selection = builder.selection(from: results.feedItems, isExhausted: false)
-            guard !selection.isFull, let next = results.nextToken, results.pageCount < configuration.pageBudget else {
-                break
+            outcome.rateLimit = RateLimit(headers: response) ?? outcome.rateLimit
+            outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
+            let page = try SearchPage.decode(response.body)
+            let missing = page.missingNeededFields
+            guard missing.isEmpty else {
+                throw KFeedError(
+                    .apiResponse,
+                    "X returned posts without \(missing.joined(separator: " and ")), which kfeed asks for "
+                        + "(the API dropped the field\(missing.count == 1 ? "" : "s")); no timeline can be made from them, "
+                        + "check for a kfeed update"
+                )
             }
-            let missing = builder.entryCount - selection.chosen.count
+            outcome.results.append(page)
+            let wanted = stillWanted(outcome.results)
+            guard wanted > 0, let next = outcome.results.nextToken, outcome.results.pageCount < configuration.pageBudget
+            else { return outcome }
             request = RecentSearchRequest(
                 query: query,
-                maxResults: RecentSearchRequest.pageSize(forEntries: missing),
+                maxResults: RecentSearchRequest.pageSize(forEntries: wanted),
                 nextToken: next,
                 sinceID: sinceID
             )
         }
-        let selection = builder.selection(from: results.feedItems, isExhausted: true)
-        return Outcome(results: results, selection: selection, rateLimit: rateLimit)
     }
 
     /// Fetches one page, retrying 5xx and network errors; returns only a 2xx response.
-    public func page(_ request: RecentSearchRequest) async throws -> HTTPResponse {
+    func page(_ request: RecentSearchRequest) async throws -> HTTPResponse {
         let url = request.url(baseURL: configuration.baseURL)
         var headers = [HTTPHeader("Accept", "application/json")]
         if let token = configuration.bearerToken { headers.append(token.authorization) }
@@ -162,51 +179,16 @@ public struct XClient: Sendable {
     }
 
     /// Turns a non-2xx response into the contract's error.
-    static func classify(_ response: HTTPResponse) -> KFeedError {
-        let problem = XAPIProblem.decode(response.body)
-        let said = (problem?.summary).map { ": \(Sanitized.excerpt($0))" } ?? ""
-        switch response.status {
-        case 400:
-            return KFeedError(
-                .configuration,
-                "X rejected the search request (400)\(said); check --query and the options"
-            )
-        case 401:
-            return KFeedError(
-                .unauthorized,
-                "X refused the bearer token (401); check X_BEARER_TOKEN, TWITTER_BEARER_TOKEN or --token-file"
-            )
-        case 403:
-            if problem?.reason == "client-not-enrolled" || problem?.kind == "client-not-enrolled" {
-                return KFeedError(
-                    .unauthorized,
-                    "X refused the app (403 client-not-enrolled): attach it to a project with recent-search access"
-                )
-            }
-            return KFeedError(.unauthorized, "X refused access (403)\(said); check the app's access level")
-        case 429:
-            let rateLimit = RateLimit(headers: response)
-            if problem?.kind == "usage-capped" || problem?.title == "UsageCapExceeded" {
-                return KFeedError(
-                    .usageCapped,
-                    "X's usage cap for this app is reached (429 usage-capped); kfeed waits until tomorrow, or raise the cap"
-                )
-            }
-            let until = rateLimit?.reset.map { " until \(InstantFormat.string(from: $0))" } ?? ""
-            return KFeedError(
-                .rateLimited,
-                "recent search is rate limited (429)\(until); kfeed retries after the reset",
-                retryNotBefore: rateLimit?.reset
-            )
-        case 500...599:
-            return KFeedError(.serverError, "X answered \(response.status)\(said); try again later")
-        default:
-            return KFeedError(.apiResponse, "X answered an unexpected HTTP \(response.status)\(said)")
-        }
+    package static func classify(_ response: HTTPResponse) -> KFeedError {
+        XAPIProblem.error(
+            XAPIProblem.decode(response.body),
+            status: response.status,
+            rateLimit: RateLimit(headers: response)
+        )
     }
 
     /// `Retry-After` as a duration (seconds, or an HTTP date relative to the response's `Date`), when sent.
-    static func retryAfter(_ response: HTTPResponse) -> Duration? {
+    package static func retryAfter(_ response: HTTPResponse) -> Duration? {
         guard let value = response[header: "retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
         let formatter = DateFormatter()

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// `state.json`: what the next refresh needs to decide whether it is due, and what went wrong last.
+/// `state.json`: what the next refresh needs to decide whether it may ask X again, and what went wrong last.
 public struct RefreshState: Codable, Sendable, Hashable {
     /// The last failure.
     public struct Failure: Codable, Sendable, Hashable {
@@ -19,20 +19,20 @@ public struct RefreshState: Codable, Sendable, Hashable {
 
     /// The schema version.
     public var schema = 1
-    /// When the current timeline wants a reload (copied from the manifest).
+    /// When the current timeline wants a reload (the manifest's, for readers that do not decode the manifest).
     public var reloadAfter: Date?
     /// No request before this instant (back-off, rate-limit reset, usage-cap period); `--force` ignores it.
     public var retryAfter: Date?
-    /// The newest post id seen by the last successful search.
-    public var sinceID: String?
     /// The last failure, cleared by a success.
     public var lastError: Failure?
     /// The rate-limit figures of the last response.
     public var rateLimit: RateLimit?
+    /// The newest post id the last successful search returned.
+    public var sinceID: String?
+    /// The `api-version` header of the last search response, when X sent one.
+    public var apiVersion: String?
     /// Failures since the last success.
     public var consecutiveFailures = 0
-    /// When the last refresh succeeded.
-    public var lastSuccess: Date?
 
     /// An empty state (no refresh yet).
     public init() {}
@@ -40,25 +40,33 @@ public struct RefreshState: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case schema
         case reloadAfter = "reload_after"
-        case retryAfter = "retry_after"
         case sinceID = "since_id"
+        case retryAfter = "retry_after"
         case lastError = "last_error"
         case rateLimit = "rate_limit"
+        case apiVersion = "api_version"
         case consecutiveFailures = "consecutive_failures"
-        case lastSuccess = "last_success"
     }
 
-    /// The back-off after `failures` consecutive failures: 15 minutes, doubling, at most 6 hours.
+    /// The longest wait kfeed ever schedules: the back-off's cap.
+    public static let maxBackoff: TimeInterval = 6 * 3_600
+
+    /// The back-off after `failures` consecutive failures: 15 minutes, doubling, at most ``maxBackoff``.
     public static func backoff(afterFailures failures: Int) -> TimeInterval {
         let exponent = min(max(failures, 1) - 1, 10)
-        return min(15 * 60 * pow(2, Double(exponent)), 6 * 3_600)
+        return min(15 * 60 * pow(2, Double(exponent)), maxBackoff)
     }
 
-    /// Records a failure at `now`: the retry instant is the error's own (rate-limit reset), the start of the next
-    /// UTC day for a usage cap, else the back-off — never earlier than the back-off.
+    /// Records a failure at `now` and when to ask again:
+    /// - a usage cap: the start of the next UTC day;
+    /// - no credits left: ``maxBackoff`` ahead (only a person adding credits helps; `--force` tries sooner);
+    /// - a rate-limit reset still ahead: that reset, but never more than ``maxBackoff`` ahead (a wrong host clock
+    ///   or a bogus header must not park the feed for years);
+    /// - anything else, or a reset already past: the back-off.
     public mutating func recordFailure(_ error: KFeedError, now: Date) {
         consecutiveFailures += 1
         let backoff = now.addingTimeInterval(Self.backoff(afterFailures: consecutiveFailures))
+        let cap = now.addingTimeInterval(Self.maxBackoff)
         var retry = backoff
         if error.code == .usageCapped {
             var calendar = Calendar(identifier: .gregorian)
@@ -66,21 +74,22 @@ public struct RefreshState: Codable, Sendable, Hashable {
             retry =
                 calendar.nextDate(after: now, matching: DateComponents(hour: 0, minute: 0), matchingPolicy: .nextTime)
                 ?? backoff
+        } else if error.code == .creditsDepleted {
+            retry = cap
         } else if let reset = error.retryNotBefore, reset > now {
-            retry = reset
+            retry = min(reset, cap)
         }
         retryAfter = retry
         lastError = Failure(kind: error.code.description, message: error.message, at: now)
     }
 
-    /// Records a success: failures cleared, the reload date kept.
-    public mutating func recordSuccess(_ manifest: Manifest, sinceID: String?, rateLimit: RateLimit?, now: Date) {
+    /// Records a success: failures and the retry instant cleared, the manifest's reload date and the newest post
+    /// id kept.
+    public mutating func recordSuccess(_ manifest: Manifest, newestPostID: String?) {
         consecutiveFailures = 0
         retryAfter = nil
         lastError = nil
         reloadAfter = manifest.reloadAfter
-        self.sinceID = sinceID ?? self.sinceID
-        self.rateLimit = rateLimit ?? self.rateLimit
-        lastSuccess = now
+        sinceID = newestPostID ?? sinceID
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+
+extension CacheStore {
+    /// Which image, avatar or placeholder each entry of a planned manifest gets, and what must be downloaded for it.
+    struct ImagePlan: Sendable {
+        /// Downloads for the files this generation lacks, one per file.
+        var jobs: [ImageFetcher.Job] = []
+        /// How many named files the cache already holds.
+        var reused = 0
+        fileprivate var imagePaths: [String?] = []
+        fileprivate var avatarPaths: [String?] = []
+        fileprivate var unusable: [String: String] = [:]
+    }
+
+    /// Plans the files of `manifest`'s entries: names from validated ids (never from URLs), the renditions to try
+    /// for what the cache lacks, and why an entry cannot have a file at all.
+    func imagePlan(for manifest: Manifest) -> ImagePlan {
+        var plan = ImagePlan()
+        var planned: Set<String> = []
+        func add(_ path: String?, candidates: [URL], size: ImageSize, why: String) -> String? {
+            guard let path else { return nil }
+            if hasImage(path, size: size) {
+                plan.reused += 1
+            } else if candidates.isEmpty {
+                plan.unusable[path] = why
+            } else if planned.insert(path).inserted {
+                plan.jobs.append(ImageFetcher.Job(path: path, candidates: candidates, size: size))
+            }
+            return path
+        }
+        let size = manifest.size
+        for entry in manifest.entries {
+            let photo = entry.media.sourceURL.map {
+                ImageRendition.photoCandidates(
+                    for: $0,
+                    width: entry.media.width,
+                    height: entry.media.height,
+                    target: size
+                )
+            }
+            plan.imagePaths.append(
+                add(
+                    Self.imagePath(mediaKey: entry.media.key, size: size),
+                    candidates: photo ?? [],
+                    size: size,
+                    why: "no image URL"
+                )
+            )
+            let avatar = entry.author.profileImageURL.map(ImageRendition.avatarCandidates(for:)) ?? []
+            plan.avatarPaths.append(
+                add(Self.avatarPath(userID: entry.author.id), candidates: avatar, size: .avatar, why: "no avatar URL")
+            )
+        }
+        return plan
+    }
+
+    /// Writes what the downloads produced and points every entry of `manifest` at its image, avatar or placeholder.
+    /// - Returns: the manifest to commit, how many files were written and how many entries show a placeholder.
+    /// - Throws: `KFeedError` `.io` or `.cacheUnwritable` when a file cannot be written.
+    func store(
+        _ results: [String: ImageFetcher.Outcome],
+        of plan: ImagePlan,
+        into manifest: Manifest
+    ) throws -> (manifest: Manifest, written: Int, placeholders: Int) {
+        var manifest = manifest
+        var unusable = plan.unusable
+        var written = 0
+        var placeholders = 0
+        for (path, outcome) in results {
+            switch outcome {
+            case .image(let data):
+                try store(data, at: path)
+                written += 1
+            case .failed(let reason):
+                unusable[path] = reason
+            }
+        }
+        try syncSubdirectories()
+        for index in manifest.entries.indices {
+            if let path = plan.imagePaths[index], unusable[path] == nil {
+                manifest.entries[index].image = path
+            } else {
+                manifest.entries[index].image = try placeholder(manifest.size)
+                manifest.entries[index].placeholder = true
+                manifest.entries[index].placeholderReason =
+                    plan.imagePaths[index].flatMap { unusable[$0] } ?? "invalid media key"
+                placeholders += 1
+            }
+            if let path = plan.avatarPaths[index], unusable[path] == nil {
+                manifest.entries[index].author.avatar = path
+            } else {
+                manifest.entries[index].author.avatar = try placeholder(.avatar)
+            }
+        }
+        return (manifest, written, placeholders)
+    }
+}

@@ -1,0 +1,212 @@
+public import Foundation
+
+/// The cache directory's layout (`DESIGN.md` §2) and its one owner: every file name kfeed reads or writes there,
+/// the manifest and state, the commit of a generation, and the sweep's rule.
+///
+/// ```
+/// DIR/timeline.json           the manifest, replaced atomically, always last
+/// DIR/state.json              refresh state (retry_after, last_error, rate limit)
+/// DIR/history.json            what was shown, for the no-repeat window
+/// DIR/images/<key>-WxH.jpg    post images
+/// DIR/avatars/<id>-WxH.jpg    author avatars
+/// DIR/renders/<key>-<P>.<ext> display renders
+/// DIR/placeholder-WxH.jpg     the placeholder of a size
+/// DIR/preview.html            `kfeed preview`'s page
+/// DIR/kfeed.log               the event log
+/// DIR/.lock                   held by the refresh in progress
+/// ```
+///
+/// Reading needs nothing but the directory (no token, no transport); readers in other processes (`kfeed current`,
+/// `kfeed serve`, a widget) see the old generation or the new one, whole, because ``commit(_:)`` is the single
+/// atomic step that switches them.
+public struct CacheStore: Sendable {
+    /// The cache directory.
+    public let directory: URL
+    let files: CacheDirectory
+
+    /// The manifest's name.
+    public static let manifestName = "timeline.json"
+    /// The refresh state's name.
+    public static let stateName = "state.json"
+    /// The history's name.
+    public static let historyName = "history.json"
+    /// The preview page's name.
+    public static let previewName = "preview.html"
+    /// The event log's name.
+    public static let logName = "kfeed.log"
+    static let lockName = ".lock"
+    /// The subdirectories kfeed writes (images, avatars, renders).
+    package static let subdirectories = ["images", "avatars", "renders"]
+
+    /// Creates the owner of `directory` (nothing is read or created yet).
+    public init(directory: URL) {
+        self.files = CacheDirectory(url: directory)
+        self.directory = files.url
+    }
+
+    // MARK: - Names
+
+    /// The post image of `mediaKey` at `size`; nil when the key is not a valid media key (names never come from URLs).
+    public static func imagePath(mediaKey: String, size: ImageSize) -> String? {
+        Media.isValidKey(mediaKey) ? "images/\(mediaKey)-\(size.width)x\(size.height).jpg" : nil
+    }
+
+    /// The avatar of user `userID` at `size`; nil when the id is not a valid user id.
+    public static func avatarPath(userID: String, size: ImageSize = .avatar) -> String? {
+        Post.isValidID(userID) ? "avatars/\(userID)-\(size.width)x\(size.height).jpg" : nil
+    }
+
+    /// The placeholder image of `size`.
+    public static func placeholderPath(size: ImageSize) -> String {
+        "placeholder-\(size.width)x\(size.height).jpg"
+    }
+
+    /// Whether `name` is a top-level placeholder's name (`placeholder-….jpg`), of whatever size.
+    package static func isPlaceholderPath(_ name: String) -> Bool {
+        name.hasPrefix("placeholder-") && name.hasSuffix(".jpg")
+    }
+
+    /// The display render of `mediaKey` for profile `profile`, with the file extension `fileExtension`.
+    public static func renderPath(mediaKey: String, profile: String, fileExtension: String) -> String? {
+        Media.isValidKey(mediaKey) ? "renders/\(mediaKey)-\(profile).\(fileExtension)" : nil
+    }
+
+    /// The absolute path of a file a manifest names.
+    public func absolutePath(_ relative: String) -> String {
+        files.path(relative)
+    }
+
+    // MARK: - Reading
+
+    /// The committed manifest; nil when there is none yet.
+    /// - Throws: `KFeedError` `.apiResponse` when `timeline.json` exists but is not a schema-1 manifest.
+    public func manifest() throws -> Manifest? {
+        guard let data = files.read(Self.manifestName) else { return nil }
+        do {
+            return try Manifest.decode(data)
+        } catch {
+            throw KFeedError(
+                .apiResponse,
+                "\(files.path(Self.manifestName)) is not a kfeed timeline; run kfeed refresh --force",
+                underlying: error
+            )
+        }
+    }
+
+    /// The refresh state; nil when there is none or it cannot be read (a refresh then starts afresh).
+    public func state() -> RefreshState? {
+        files.read(Self.stateName).flatMap { try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: $0) }
+    }
+
+    /// What the feed has shown; nil when there is no readable history.
+    public func history() -> History? {
+        files.read(Self.historyName).flatMap { try? InstantFormat.jsonDecoder().decode(History.self, from: $0) }
+    }
+
+    /// The bytes of a regular file the manifest may name (never through a symlink), at most `limit` bytes.
+    public func data(at relative: String, limit: Int = 16 << 20) -> Data? {
+        files.read(relative, limit: limit)
+    }
+
+    // MARK: - Writing a generation
+
+    /// Creates the directory and its subdirectories and checks it can be written.
+    /// - Throws: `KFeedError` `.cacheUnwritable`.
+    func prepare() throws {
+        try files.prepare(subdirectories: Self.subdirectories)
+    }
+
+    /// Takes the refresh lock without waiting. - Throws: `KFeedError` `.lockHeld` when another process holds it.
+    func lock() throws -> CacheLock {
+        try files.lock(Self.lockName)
+    }
+
+    /// Whether `relative` holds an image kfeed wrote and may reuse: a regular file (checked without following a
+    /// symlink) holding a whole JPEG of exactly `size`. Anything else — a symlink planted in its place, a truncated
+    /// or foreign file — is made again and replaced atomically, never written through.
+    func hasImage(_ relative: String, size: ImageSize) -> Bool {
+        guard let data = files.read(relative, limit: ImageFetcher.maxImageBytes) else { return false }
+        let structure = data.withUnsafeBytes { try? JPEGStructure.parse($0, maxScans: 1) }
+        return structure.map { $0.hasEndOfImage && $0.width == size.width && $0.height == size.height } ?? false
+    }
+
+    /// Writes a new image, avatar or render under its name, atomically; the containing directory is synced by
+    /// ``syncSubdirectories()`` once the batch is written.
+    func store(_ data: Data, at relative: String) throws {
+        try files.write(data, to: relative, syncDirectory: false)
+    }
+
+    /// Makes the renames of a batch of ``store(_:at:)`` durable.
+    func syncSubdirectories() throws {
+        for name in Self.subdirectories { try files.sync(directory: files.path(name)) }
+    }
+
+    /// The placeholder of `size`, written once. - Returns: its path.
+    func placeholder(_ size: ImageSize) throws -> String {
+        let name = Self.placeholderPath(size: size)
+        if !hasImage(name, size: size) { try files.write(JPEGThumbnailer.placeholder(size: size), to: name) }
+        return name
+    }
+
+    /// Replaces `timeline.json` atomically: the commit point of a generation. Every file it names must be written
+    /// (and synced) before.
+    func commit(_ manifest: Manifest) throws {
+        try files.write(try manifest.jsonData(), to: Self.manifestName)
+    }
+
+    /// Replaces `history.json` atomically; written just before the manifest it describes.
+    func write(_ history: History) throws {
+        try files.write(try InstantFormat.jsonEncoder().encode(history), to: Self.historyName)
+    }
+
+    /// Replaces `state.json` atomically.
+    func write(_ state: RefreshState) throws {
+        try files.write(try InstantFormat.jsonEncoder().encode(state), to: Self.stateName)
+    }
+
+    /// Writes `page` to `DIR/preview.html` atomically, replacing a symlink rather than following it.
+    /// - Returns: the file's URL.
+    /// - Throws: `KFeedError` `.cacheUnwritable` when the directory cannot be written, `.io` for a full disk.
+    public func writePreview(_ page: PreviewPage) throws -> URL {
+        try files.write(Data(page.html.utf8), to: Self.previewName)
+        return directory.appendingPathComponent(Self.previewName)
+    }
+
+    /// Appends one line to `kfeed.log`.
+    func log(_ event: String, at now: Date) {
+        EventLog(path: files.path(Self.logName)).append(event, at: now)
+    }
+
+    // MARK: - Sweeping
+
+    /// Every file a manifest names, relative to the directory.
+    public static func files(of manifest: Manifest) -> Set<String> {
+        var names: Set<String> = []
+        for entry in manifest.entries {
+            if let image = entry.image { names.insert(image) }
+            if let avatar = entry.author.avatar { names.insert(avatar) }
+            for render in (entry.renders ?? [:]).values { names.insert(render) }
+        }
+        return names
+    }
+
+    /// Removes the images, avatars, renders and placeholders that neither `current` nor `previous` names (a reader
+    /// that has just read the previous manifest still finds every file it names), and temp files of killed runs.
+    /// - Returns: how many files were removed.
+    @discardableResult
+    func sweep(current: Manifest, previous: Manifest?) -> Int {
+        let keep = Self.files(of: current).union(previous.map(Self.files) ?? [])
+        var removed = 0
+        for name in files.names(in: nil) {
+            let isLeftover = name.hasPrefix(".tmp-") || name.hasPrefix(CacheDirectory.probePrefix)
+            let isOldPlaceholder = Self.isPlaceholderPath(name) && !keep.contains(name)
+            if (isLeftover || isOldPlaceholder) && files.remove(name) { removed += 1 }
+        }
+        for directory in Self.subdirectories {
+            for name in files.names(in: directory) where !keep.contains("\(directory)/\(name)") {
+                if files.remove("\(directory)/\(name)") { removed += 1 }
+            }
+        }
+        return removed
+    }
+}

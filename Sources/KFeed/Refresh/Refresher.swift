@@ -1,0 +1,299 @@
+public import Foundation
+
+/// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
+/// commits the generation to the cache, one run at a time.
+///
+/// One refresh flows one way: the CLI (or the server) asks ``refresh(now:force:)``; the refresher asks the
+/// ``XClient`` for posts, the ``TimelineBuilder`` for the entries, the ``ImageFetcher`` for the files the cache
+/// lacks, and the ``CacheStore`` to commit. Due-ness is decided here only: once before the lock (reading, so that
+/// a run with nothing to do writes nothing and opens no token or network library) and once under it. The client
+/// and fetcher are made by `connect` only when a refresh is due.
+public struct Refresher: Sendable {
+    /// What a refresh did.
+    public enum Outcome: Sendable {
+        /// Nothing was due; no request was made and nothing written. `until` is when it will be (nil: never).
+        case notDue(until: Date?)
+        /// A new timeline was committed.
+        case refreshed(Manifest, Summary)
+        /// The search had no usable post: the last good timeline (or an empty one) stays, and a retry is scheduled.
+        case noUsablePost(retryAfter: Date?)
+    }
+
+    /// Counts for the log.
+    public struct Summary: Sendable, Hashable {
+        /// Images and avatars downloaded and downscaled.
+        public var fetched = 0
+        /// Images and avatars already in the cache.
+        public var reused = 0
+        /// Entries or avatars shown as placeholders.
+        public var placeholders = 0
+        /// Files the sweep removed.
+        public var removed = 0
+    }
+
+    /// What to search and how to lay out the timeline.
+    public struct Plan: Sendable {
+        /// The validated query.
+        public var query: RecentSearchQuery
+        /// Selection and schedule.
+        public var builder: TimelineBuilder
+        /// The widget image size.
+        public var size: ImageSize
+        /// How long a shown post, media key or picture stays unusable (`--no-repeat-days`); zero keeps no history.
+        public var noRepeatWindow: TimeInterval
+
+        /// Creates a plan.
+        public init(
+            query: RecentSearchQuery,
+            builder: TimelineBuilder,
+            size: ImageSize,
+            noRepeatWindow: TimeInterval = 7 * 86_400
+        ) {
+            self.query = query
+            self.builder = builder
+            self.size = size
+            self.noRepeatWindow = noRepeatWindow
+        }
+
+        /// Candidates fetched beyond the entries when history is kept, so that a picture found to repeat one
+        /// already shown only after its download gives its slot to the next: a sixth of the entries, 1…4.
+        var extraCandidates: Int {
+            noRepeatWindow > 0 ? min(4, max(1, builder.entryCount / 6)) : 0
+        }
+    }
+
+    /// What a due refresh talks to: made only when a refresh is due.
+    public struct Connection: Sendable {
+        /// The search client.
+        public var client: XClient
+        /// Fetches and downscales images.
+        public var images: ImageFetcher
+
+        /// Creates a connection.
+        public init(client: XClient, images: ImageFetcher) {
+            self.client = client
+            self.images = images
+        }
+    }
+
+    /// Whether a refresh is due, and if not until when.
+    public struct Dueness: Sendable, Hashable {
+        /// A refresh is due now.
+        public var isDue: Bool
+        /// When one will be (nil: due now, or never without `--force`).
+        public var until: Date?
+    }
+
+    /// The cache the refresher commits to.
+    public let store: CacheStore
+    private let plan: Plan
+    private let connect: @Sendable () throws -> Connection
+    private let deadline: Duration
+    private let log: @Sendable (String) -> Void
+
+    /// Creates a refresher.
+    /// - Parameters:
+    ///   - store: the cache directory.
+    ///   - plan: query, builder and size.
+    ///   - deadline: the longest a whole refresh may take before it gives up (the old timeline stays).
+    ///   - log: receives progress lines (for `-v`).
+    ///   - connect: makes the client and the image fetcher (token, transport); called only when a refresh is due.
+    public init(
+        store: CacheStore,
+        plan: Plan,
+        deadline: Duration = .seconds(300),
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        connect: @escaping @Sendable () throws -> Connection
+    ) {
+        self.store = store
+        self.plan = plan
+        self.connect = connect
+        self.deadline = deadline
+        self.log = log
+    }
+
+    // MARK: - Due-ness
+
+    /// Whether a refresh is due at `now`, read from the cache alone (no token, no transport, nothing written).
+    public func dueness(now: Date) -> Dueness {
+        dueness(manifest: (try? store.manifest()) ?? nil, state: store.state(), now: now)
+    }
+
+    func dueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
+        if let retry = state?.retryAfter, now < retry { return Dueness(isDue: false, until: retry) }
+        guard let manifest else { return Dueness(isDue: true) }
+        if manifest.query != plan.query.text || manifest.size != plan.size { return Dueness(isDue: true) }
+        // An empty timeline is retried as soon as the back-off allows.
+        if manifest.entries.isEmpty { return Dueness(isDue: true) }
+        // `never`: only `--force` refreshes.
+        guard let reload = manifest.reloadAfter else { return Dueness(isDue: false) }
+        return now >= reload ? Dueness(isDue: true) : Dueness(isDue: false, until: reload)
+    }
+
+    // MARK: - Refreshing
+
+    /// Refreshes when due (or always, with `force`).
+    /// - Parameters:
+    ///   - now: the current instant (injected).
+    ///   - force: ignore due-ness and back-off.
+    /// - Returns: what happened.
+    /// - Throws: `KFeedError`: `connect`'s errors (no token: `.configuration`), `.cacheUnwritable` (73) before any
+    ///   request, `.lockHeld` (75), the search's errors (recorded in `state.json` with a retry instant), `.io` (74)
+    ///   when writing fails; the last good timeline is untouched in every case.
+    public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
+        if !force {
+            let due = dueness(now: now)
+            if !due.isDue { return .notDue(until: due.until) }
+        }
+        let connection = try connect()
+        try store.prepare()
+        let lock = try store.lock()
+        defer { withExtendedLifetime(lock) {} }
+        var state = store.state() ?? RefreshState()
+        let previous = (try? store.manifest()) ?? nil
+        if !force {
+            // Another run may have committed while this one was starting: decide again under the lock.
+            let due = dueness(manifest: previous, state: state, now: now)
+            if !due.isDue { return .notDue(until: due.until) }
+        }
+
+        let remembers = plan.noRepeatWindow > 0
+        var history =
+            remembers
+            ? (store.history() ?? History()).current(replacing: previous, at: now, window: plan.noRepeatWindow)
+            : History()
+        var unshown = plan.builder
+        unshown.shownPostIDs = history.postIDs
+        unshown.shownMediaKeys = history.mediaKeys
+        let builder = unshown
+
+        let search: XClient.Outcome
+        do {
+            search = try await withDeadline {
+                try await connection.client.search(plan.query, wanting: builder.entryCount) { results in
+                    builder.postsStillWanted(after: results.feedItems)
+                }
+            }
+        } catch let error as KFeedError {
+            throw failure(error, state: &state, now: now)
+        }
+        var candidates = builder
+        candidates.entryCount += plan.extraCandidates
+        let selection = candidates.selection(from: search.results.feedItems, isExhausted: true)
+        state.rateLimit = search.rateLimit ?? state.rateLimit
+        state.apiVersion = search.apiVersion ?? state.apiVersion
+        for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
+            log("post \(skip.postID) not used: \(skip.reason)")
+        }
+        for error in search.results.partialErrors { log("partial error: \(Sanitized.excerpt(error.detail))") }
+
+        let planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
+        guard !selection.chosen.isEmpty else {
+            let error = KFeedError(.apiResponse, "the search returned no usable post")
+            state.recordFailure(error, now: now)
+            if previous == nil { try store.commit(planned) }
+            try store.write(state)
+            store.log(
+                "no usable post in \(search.results.posts.count) results; kept the last timeline; retry after \(state.retryAfter.map(InstantFormat.string) ?? "-")",
+                at: now
+            )
+            return .noUsablePost(retryAfter: state.retryAfter)
+        }
+
+        let manifest: Manifest
+        var summary: Summary
+        do {
+            let filled: Manifest
+            (filled, summary) = try await withDeadline { try await fillImages(of: planned, with: connection.images) }
+            let hashes: [String: PerceptualHash]
+            (manifest, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
+            summary.placeholders = manifest.entries.filter(\.placeholder).count
+            if remembers {
+                history.record(manifest, hashes: hashes)
+                try store.write(history)
+            }
+            try store.commit(manifest)
+        } catch let error as KFeedError {
+            throw failure(error, state: &state, now: now)
+        }
+        state.recordSuccess(manifest, newestPostID: search.results.posts.first?.id)
+        try store.write(state)
+        summary.removed = store.sweep(current: manifest, previous: previous)
+        store.log(
+            "refreshed: \(manifest.entries.count) entries, \(summary.fetched) images fetched, \(summary.reused) reused, "
+                + "\(summary.placeholders) placeholders, \(summary.removed) old files removed; reload after "
+                + (manifest.reloadAfter.map(InstantFormat.string) ?? "never"),
+            at: now
+        )
+        return .refreshed(manifest, summary)
+    }
+
+    /// The first `builder.entryCount` entries of `filled` whose picture is not the same as one in `shown` or an
+    /// earlier entry (a repost under another media key), dated anew; and the hashes of their pictures by media key.
+    private func distinctPictures(
+        of filled: Manifest,
+        notLike shown: [PerceptualHash],
+        builder: TimelineBuilder,
+        now: Date
+    ) -> (Manifest, [String: PerceptualHash]) {
+        var kept: [Manifest.Entry] = []
+        var hashes: [String: PerceptualHash] = [:]
+        var seen = shown
+        for entry in filled.entries where kept.count < builder.entryCount {
+            if plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
+                let hash = store.data(at: image).flatMap(PerceptualHash.of(jpeg:))
+            {
+                if seen.contains(where: hash.isSameImage) {
+                    log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
+                    continue
+                }
+                seen.append(hash)
+                hashes[entry.media.key] = hash
+            }
+            kept.append(entry)
+        }
+        return (builder.manifest(scheduling: kept, query: plan.query, size: plan.size, now: now), hashes)
+    }
+
+    /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.
+    /// - Returns: the error, to throw.
+    private func failure(_ error: KFeedError, state: inout RefreshState, now: Date) -> KFeedError {
+        state.recordFailure(error, now: now)
+        try? store.write(state)
+        let retry = state.retryAfter.map(InstantFormat.string) ?? "-"
+        store.log("refresh failed (\(error.code)): \(error.message); retry after \(retry)", at: now)
+        return error
+    }
+
+    /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
+    private func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
+        let plan = store.imagePlan(for: planned)
+        let results = await images.run(plan.jobs)
+        let stored = try store.store(results, of: plan, into: planned)
+        var summary = Summary()
+        summary.fetched = stored.written
+        summary.reused = plan.reused
+        summary.placeholders = stored.placeholders
+        return (stored.manifest, summary)
+    }
+
+    /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes.
+    private func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let deadline = self.deadline
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw KFeedError(
+                    .transport,
+                    "the refresh did not finish within \(deadline); the previous timeline is kept, try again later"
+                )
+            }
+            return value
+        }
+    }
+}

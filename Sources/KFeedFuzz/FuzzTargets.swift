@@ -1,0 +1,210 @@
+public import Foundation
+import KFeed
+
+/// One entry point per parser of untrusted bytes, for libFuzzer (`kfeed-fuzz`, built by `scripts/fuzz.sh`) and for
+/// the replay of the committed seeds and regressions in `swift test` (`FuzzTargetsTests`).
+///
+/// Every call into the library that a fuzzer makes is in this file. An entry point must return normally for every
+/// input: a trap (overflow, index out of range, force unwrap), a sanitizer report or a hang is a bug of the library.
+/// Entry points reject only what the library's own callers reject before calling the code under test (the
+/// thumbnailer's limits before the first-pass decoder, for example), and bound the work of one input so that the
+/// fuzzer stays fast.
+public enum FuzzTargets {
+    /// The fuzz targets, by the name `scripts/fuzz.sh` and `KFEED_FUZZ_TARGET` use.
+    public enum Target: String, CaseIterable, Sendable {
+        /// `ProgressiveFirstPassDecoder` at 1/8, 1/4 and 1/2 on any JPEG it supports.
+        case progressive
+        /// `JPEGStructure.parse` and the thumbnailer's plan (`memoryCost`).
+        case jpegStructure = "jpeg-structure"
+        /// `EXIFOrientation.parse(app1:)`.
+        case exif
+        /// A refresh's handling of search pages: `SearchResults.append(responseBody:)`, `feedItems`, selection,
+        /// manifest, its JSON and back.
+        case searchPage = "search-page"
+        /// `XAPIProblem.decode` and `XClient.classify` / `retryAfter` of error responses.
+        case problem
+        /// `DotEnv(parsing:)` and the settings lookup over it.
+        case dotenv
+        /// `JPEGThumbnailer.thumbnail` end to end: plan, TurboJPEG or first-pass decode, resample, encode.
+        case thumbnail
+        /// The cache's own files as read back: `timeline.json` (`Manifest.decode`, its JSON again, the preview page)
+        /// and `state.json` (`RefreshState`).
+        case cacheFiles = "cache-files"
+
+        /// The entry point of this target.
+        public var run: @Sendable (Data) -> Void {
+            switch self {
+            case .progressive: FuzzTargets.progressive
+            case .jpegStructure: FuzzTargets.jpegStructure
+            case .exif: FuzzTargets.exif
+            case .searchPage: FuzzTargets.searchPage
+            case .problem: FuzzTargets.problem
+            case .dotenv: FuzzTargets.dotenv
+            case .thumbnail: FuzzTargets.thumbnail
+            case .cacheFiles: FuzzTargets.cacheFiles
+            }
+        }
+    }
+
+    /// The largest source image, in pixels, the image targets decode: keeps one input's work small. Sizes do not
+    /// change the code paths; the decoders' arithmetic on larger frames is bounded by the 16-bit frame size.
+    static let maxFuzzPixels = 1 << 18
+    /// The most working memory the image targets let one decode allocate.
+    static let maxFuzzMemory = 64 << 20
+
+    // MARK: - Images
+
+    /// The first-pass decoder, at every scale it decodes, on any frame it supports and the thumbnailer would
+    /// accept (positive size within the limits).
+    public static func progressive(_ data: Data) {
+        data.withUnsafeBytes { jpeg in
+            guard let structure = try? JPEGStructure.parse(jpeg, maxScans: JPEGThumbnailer.Limits().maxScans),
+                structure.width > 0, structure.height > 0, structure.width * structure.height <= maxFuzzPixels,
+                ProgressiveFirstPassDecoder.supports(structure)
+            else { return }
+            for eighths in [1, 2, 4] {
+                let width = (structure.width * eighths + 7) / 8
+                let height = (structure.height * eighths + 7) / 8
+                guard ProgressiveFirstPassDecoder.workingMemory(structure, eighths: eighths) <= maxFuzzMemory else {
+                    continue
+                }
+                let output = UnsafeMutableRawBufferPointer.allocate(byteCount: width * height * 4, alignment: 16)
+                defer { output.deallocate() }
+                _ = try? ProgressiveFirstPassDecoder.decode(jpeg, structure: structure, eighths: eighths, into: output)
+            }
+        }
+    }
+
+    /// The marker walk, alone and as the thumbnailer's plan (which adds TurboJPEG's header and the memory
+    /// estimate).
+    public static func jpegStructure(_ data: Data) {
+        data.withUnsafeBytes { jpeg in
+            _ = try? JPEGStructure.parse(jpeg, maxScans: 1)
+            _ = try? JPEGStructure.parse(jpeg, maxScans: 100)
+        }
+        let thumbnailer = JPEGThumbnailer(limits: .init(maxPixels: maxFuzzPixels))
+        for size in [ImageSize(width: 1, height: 1), .small, ImageSize(width: 4096, height: 16)] {
+            _ = try? thumbnailer.memoryCost(of: data, size: size)
+        }
+    }
+
+    /// The EXIF reader, on the bytes as an APP1 payload and behind an `Exif\0\0` header.
+    public static func exif(_ data: Data) {
+        data.withUnsafeBytes { payload in
+            _ = EXIFOrientation.parse(app1: payload)
+        }
+        let prefixed = Data("Exif\0\0".utf8) + data
+        prefixed.withUnsafeBytes { payload in
+            _ = EXIFOrientation.parse(app1: payload)
+        }
+    }
+
+    /// The whole thumbnailer at a target derived from the frame size: 1/8, 1/4 or 1/2 of it (so the progressive
+    /// path is taken), or a tiny square.
+    public static func thumbnail(_ data: Data) {
+        let structure = data.withUnsafeBytes { jpeg in try? JPEGStructure.parse(jpeg, maxScans: 100) }
+        guard let structure, structure.width * structure.height <= maxFuzzPixels else { return }
+        let thumbnailer = JPEGThumbnailer(limits: .init(maxPixels: maxFuzzPixels, maxDecodeMemory: maxFuzzMemory))
+        let size: ImageSize =
+            switch data.count % 4 {
+            case 0: ImageSize(width: 3, height: 2)
+            case let divisor:
+                ImageSize(
+                    width: max(structure.width >> divisor, 1),
+                    height: max(structure.height >> divisor, 1)
+                )
+            }
+        _ = try? thumbnailer.thumbnail(of: data, size: size)
+    }
+
+    // MARK: - X API responses
+
+    /// A refresh's work on search pages: the input is one or more response bodies separated by NUL bytes (raw
+    /// NUL cannot occur in JSON), merged in order, joined, selected by two builders, made into a manifest, written
+    /// as JSON and read back.
+    public static func searchPage(_ data: Data) {
+        var results = SearchResults()
+        for body in data.split(separator: 0, omittingEmptySubsequences: false) {
+            try? results.append(responseBody: Data(body))
+        }
+        let items = results.feedItems
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let query = (try? RecentSearchQuery(raw: "kpop has:images")) ?? RecentSearchQuery(contexts: [])
+        let builders = [
+            TimelineBuilder(),
+            TimelineBuilder(
+                entryCount: 3,
+                interval: Interval(seconds: 900),
+                policy: .never,
+                allowsSensitive: true,
+                usesVideoPreviews: true,
+                maxEntriesPerAuthor: 1
+            ),
+        ]
+        for builder in builders {
+            _ = builder.selection(from: items, isExhausted: false)
+            let selection = builder.selection(from: items, isExhausted: true)
+            let manifest = builder.manifest(for: selection, query: query, size: .small, now: now)
+            if let json = try? manifest.jsonData() { _ = try? Manifest.decode(json) }
+        }
+        for item in items { _ = item.url }
+        _ = results.partialErrors.map(\.detail)
+    }
+
+    /// An error response: the body is the input up to the first NUL byte. Without a NUL, the body is classified
+    /// under each status kfeed distinguishes, with no headers. After a NUL, the next byte picks the status and the
+    /// rest holds header lines (`name: value`, LF separated).
+    public static func problem(_ data: Data) {
+        let statuses = [400, 401, 402, 403, 404, 429, 500, 503, 200, 301]
+        let parts = data.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let body = Data(parts[0])
+        _ = XAPIProblem.decode(body).map { ($0.summary, $0.kind) }
+        let url = URL(fileURLWithPath: "/2/tweets/search/recent")
+        var responses: [HTTPResponse] = []
+        if parts.count == 2, let selector = parts[1].first {
+            let lines = String(decoding: parts[1].dropFirst(), as: UTF8.self).split(separator: "\n")
+            let headers = lines.compactMap { (line: Substring) -> HTTPHeader? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                return HTTPHeader(String(line[..<colon]), value)
+            }
+            let status = statuses[Int(selector) % statuses.count]
+            responses = [HTTPResponse(status: status, headers: headers, body: body, url: url)]
+        } else {
+            responses = statuses.map { HTTPResponse(status: $0, body: body, url: url) }
+        }
+        for response in responses {
+            let error = XClient.classify(response)
+            _ = error.description
+            _ = XClient.retryAfter(response)
+            _ = RateLimit(headers: response)
+        }
+    }
+
+    /// A cache file, read as `timeline.json` and as `state.json`, each written again; a timeline also rendered as the
+    /// preview page.
+    public static func cacheFiles(_ data: Data) {
+        let now = Date(timeIntervalSince1970: 1_795_338_000)
+        if let manifest = try? Manifest.decode(data) {
+            _ = try? manifest.jsonData()
+            _ = manifest.currentEntryIndex(at: now)
+            _ = PreviewPage(manifest: manifest, now: now, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .gmt).html
+        }
+        if let state = try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: data) {
+            _ = try? InstantFormat.jsonEncoder().encode(state)
+        }
+    }
+
+    // MARK: - Configuration
+
+    /// A `.env` file: as `DotEnv.load` reads it (strict UTF-8) and decoded leniently, then the settings lookup.
+    public static func dotenv(_ data: Data) {
+        var files = [DotEnv(parsing: String(decoding: data, as: UTF8.self))]
+        if let text = String(data: data, encoding: .utf8) { files.append(DotEnv(parsing: text)) }
+        for file in files {
+            let environment = SettingsEnvironment(process: ["X_BEARER_TOKEN": ""], dotEnv: file)
+            for name in file.values.keys.prefix(8) { _ = environment[name] }
+            _ = environment["X_BEARER_TOKEN"]
+        }
+    }
+}

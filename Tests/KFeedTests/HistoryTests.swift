@@ -1,0 +1,115 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeed
+
+/// What was shown, for the no-repeat window: which records a refresh still counts, and the bound.
+struct HistoryTests {
+    private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
+    private static let day: TimeInterval = 86_400
+
+    private static func record(_ id: Int, shownAt: Date, generation: Date) -> History.Record {
+        History.Record(
+            postID: "18591700000000\(id)",
+            mediaKey: "3_18591700000001\(id)",
+            hash: nil,
+            shownAt: shownAt,
+            generation: generation
+        )
+    }
+
+    private static func manifest(generatedAt: Date) -> Manifest {
+        Manifest(
+            generatedAt: generatedAt,
+            query: "q",
+            policy: .atEnd,
+            reloadAfter: nil,
+            size: .small,
+            interval: .hour,
+            entries: []
+        )
+    }
+
+    @Test func recordsOutsideTheWindowAreForgotten() {
+        var history = History()
+        history.records = [
+            Self.record(
+                10001,
+                shownAt: Self.t0.addingTimeInterval(-8 * Self.day),
+                generation: Self.t0.addingTimeInterval(-8 * Self.day)
+            ),
+            Self.record(
+                10002,
+                shownAt: Self.t0.addingTimeInterval(-6 * Self.day),
+                generation: Self.t0.addingTimeInterval(-6 * Self.day)
+            ),
+        ]
+        let current = history.current(replacing: nil, at: Self.t0, window: 7 * Self.day)
+        #expect(current.postIDs == ["1859170000000010002"])
+    }
+
+    @Test func entriesOfAReplacedTimelineWhoseHourHadNotBegunWereNeverShown() {
+        let generation = Self.t0.addingTimeInterval(-3 * 3_600)
+        var history = History()
+        history.records = (0..<5).map {
+            Self.record(10000 + $0, shownAt: generation.addingTimeInterval(Double($0) * 3_600), generation: generation)
+        }
+        // Replaced at t0: entries 0…2 came up (09:00 is this instant: not shown yet), 3 and 4 never did.
+        let current = history.current(
+            replacing: Self.manifest(generatedAt: generation),
+            at: Self.t0,
+            window: 7 * Self.day
+        )
+        #expect(current.records.map(\.postID) == (10000...10002).map { "18591700000000\($0)" })
+    }
+
+    @Test func recordsOfAGenerationThatWasNeverCommittedAreIgnored() {
+        // A run killed after writing history.json, before its manifest: the committed manifest is older.
+        let committed = Self.t0.addingTimeInterval(-Self.day)
+        var history = History()
+        history.records = [
+            Self.record(10001, shownAt: committed, generation: committed),
+            Self.record(10002, shownAt: Self.t0.addingTimeInterval(-60), generation: Self.t0.addingTimeInterval(-60)),
+        ]
+        let current = history.current(
+            replacing: Self.manifest(generatedAt: committed),
+            at: Self.t0,
+            window: 7 * Self.day
+        )
+        #expect(current.postIDs == ["1859170000000010001"])
+    }
+
+    @Test func historyIsBounded() throws {
+        var history = History()
+        let items = try Fixture.data("recent-search.kpop.json")
+        var results = SearchResults()
+        try results.append(responseBody: items)
+        let builder = TimelineBuilder(entryCount: 4)
+        let manifest = builder.manifest(
+            for: builder.selection(from: results.feedItems, isExhausted: true),
+            query: .default,
+            size: .small,
+            now: Self.t0
+        )
+        for _ in 0..<(History.maxRecords / 4 + 10) { history.record(manifest, hashes: [:]) }
+        #expect(history.records.count == History.maxRecords)
+    }
+
+    @Test func perceptualHashSeesThePictureNotTheBytes() throws {
+        let picture = TestJPEG.blocks(seed: 7, width: 480, height: 360)
+        let original = try #require(PerceptualHash.of(jpeg: try TestJPEG.jpeg(picture, width: 480, height: 360)))
+        let small = TestJPEG.blocks(seed: 7, width: 240, height: 180)
+        let repost = try #require(
+            PerceptualHash.of(jpeg: try TestJPEG.jpeg(small, width: 240, height: 180, progressive: true))
+        )
+        let other = try #require(
+            PerceptualHash.of(
+                jpeg: try TestJPEG.jpeg(TestJPEG.blocks(seed: 8, width: 480, height: 360), width: 480, height: 360)
+            )
+        )
+        #expect(original.isSameImage(as: repost))
+        #expect(!original.isSameImage(as: other))
+        #expect(PerceptualHash(original.description) == original)
+    }
+}

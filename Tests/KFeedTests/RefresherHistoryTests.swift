@@ -1,0 +1,146 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeed
+
+/// The refresher with a history: yesterday's posts and pictures stay away today, a repost under another media key
+/// is caught after download and its slot goes to the next candidate, and different photos are never confused.
+struct RefresherHistoryTests {
+    private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
+
+    /// The kpop search, every photo a picture of its own (seeded by the digits in its URL) unless `sameAs` maps
+    /// its id to another's, every avatar a placeholder-sized JPEG.
+    private static func transport(sameAs: [Int: Int] = [:]) throws -> StubTransport {
+        let search = try Fixture.data("recent-search.kpop.json")
+        let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 96, height: 96))
+        return StubTransport { request in
+            let path = request.url.path
+            if path == RecentSearchRequest.path { return HTTPResponse(status: 200, body: search, url: request.url) }
+            guard path.hasPrefix("/media/GkP00"), let id = Int(path.dropFirst("/media/GkP00".count).prefix(3)) else {
+                return HTTPResponse(status: 200, body: avatar, url: request.url)
+            }
+            let seed = sameAs[id] ?? id
+            // A repost is the same picture, encoded again at another size.
+            let width = sameAs[id] == nil ? 800 : 600
+            let pixels = TestJPEG.blocks(seed: seed, width: width, height: width * 3 / 4)
+            return HTTPResponse(
+                status: 200,
+                body: try TestJPEG.jpeg(pixels, width: width, height: width * 3 / 4),
+                url: request.url
+            )
+        }
+    }
+
+    private static func refresher(_ directory: URL, transport: StubTransport, entries: Int) -> Refresher {
+        Refresher(
+            store: CacheStore(directory: directory),
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
+        ) {
+            Refresher.Connection(
+                client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
+                images: ImageFetcher(transport: transport)
+            )
+        }
+    }
+
+    private static func refreshed(_ outcome: Refresher.Outcome) throws -> Manifest {
+        guard case .refreshed(let manifest, _) = outcome else { throw KFeedError(.io, "expected a refresh") }
+        return manifest
+    }
+
+    @Test func aPostShownYesterdayIsNotShownToday() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let transport = try Self.transport()
+        let refresher = Self.refresher(directory.url, transport: transport, entries: 2)
+        let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+        #expect(first.entries.count == 2)
+        let tomorrow = try Self.refreshed(try await refresher.refresh(now: Self.t0.addingTimeInterval(86_400)))
+        #expect(tomorrow.entries.count == 2)
+        #expect(Set(tomorrow.entries.map(\.tweetID)).isDisjoint(with: first.entries.map(\.tweetID)))
+        #expect(Set(tomorrow.entries.map(\.media.key)).isDisjoint(with: first.entries.map(\.media.key)))
+        let history = try #require(refresher.store.history())
+        #expect(history.records.count == 4)
+        #expect(history.records.allSatisfy { $0.hash != nil })
+
+        // Past the window, the first day's posts may come back.
+        let later = Self.t0.addingTimeInterval(9 * 86_400)
+        let afterWindow = try Self.refreshed(try await refresher.refresh(now: later))
+        #expect(afterWindow.entries.map(\.tweetID) == first.entries.map(\.tweetID))
+    }
+
+    @Test func aForcedRefreshAtTheSameInstantShowsTheSameTimeline() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let refresher = Self.refresher(directory.url, transport: try Self.transport(), entries: 3)
+        let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+        let again = try Self.refreshed(try await refresher.refresh(now: Self.t0, force: true))
+        #expect(again.entries.map(\.tweetID) == first.entries.map(\.tweetID))
+        #expect(refresher.store.history()?.records.count == 3)
+    }
+
+    @Test func aRepostUnderAnotherMediaKeyIsCaughtAndTheNextCandidateTakesItsSlot() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Post 103 shows photo 110, which is photo 101 again under another key.
+        let refresher = Self.refresher(directory.url, transport: try Self.transport(sameAs: [110: 101]), entries: 3)
+        let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+        #expect(
+            manifest.entries.map(\.media.key) == [
+                "3_1859170000000100101", "3_1859170000000100103", "3_1859170000000100104",
+            ]
+        )
+        #expect(manifest.entries.map(\.date) == (0..<3).map { Self.t0.addingTimeInterval(Double($0) * 3_600) })
+        #expect(manifest.reloadAfter == Self.t0.addingTimeInterval(2 * 3_600))
+        // The repost's image was fetched but is named by no manifest: swept.
+        let images = try FileManager.default.contentsOfDirectory(
+            atPath: directory.url.appendingPathComponent("images").path
+        )
+        #expect(images.count == 3)
+    }
+
+    @Test func theSamePhotoRepostedTomorrowIsNotShownAgain() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = Self.refresher(directory.url, transport: try Self.transport(), entries: 1)
+        let shown = try Self.refreshed(try await first.refresh(now: Self.t0))
+        #expect(shown.entries.map(\.media.key) == ["3_1859170000000100101"])
+        // Tomorrow the next candidate, photo 110, turns out to be photo 101 reposted.
+        let second = Self.refresher(directory.url, transport: try Self.transport(sameAs: [110: 101]), entries: 1)
+        let tomorrow = try Self.refreshed(try await second.refresh(now: Self.t0.addingTimeInterval(86_400)))
+        #expect(tomorrow.entries.map(\.media.key) == ["3_1859170000000100103"])
+    }
+
+    @Test func distinctPhotosAreNotConfused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let refresher = Self.refresher(directory.url, transport: try Self.transport(), entries: 24)
+        let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+        #expect(manifest.entries.count == 4)
+        let hashes = try #require(refresher.store.history()).hashes
+        #expect(hashes.count == 4)
+        for (index, hash) in hashes.enumerated() {
+            for other in hashes[(index + 1)...] { #expect(!hash.isSameImage(as: other)) }
+        }
+    }
+
+    @Test func zeroDaysKeepsNoHistory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let transport = try Self.transport(sameAs: [110: 101])
+        let refresher = Refresher(
+            store: CacheStore(directory: directory.url),
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: 3), size: .small, noRepeatWindow: 0)
+        ) {
+            Refresher.Connection(
+                client: XClient(configuration: .init(), transport: transport),
+                images: ImageFetcher(transport: transport)
+            )
+        }
+        let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+        #expect(manifest.entries.count == 3)
+        #expect(manifest.entries.map(\.media.key).contains("3_1859170000000100110"))
+        #expect(refresher.store.history() == nil)
+    }
+}
