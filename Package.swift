@@ -31,10 +31,21 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // Display renders: libspng, and fontconfig + FreeType + HarfBuzz for captions. Headers only, like libcurl:
+        // the libraries are opened on the first render (see the shims), never at start-up. FreeType's few
+        // declarations are in CKFeedText's shim: its headers are off the default include path.
+        .systemLibrary(
+            name: "CKFeedPNG",
+            providers: [.apt(["libspng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CKFeedText",
+            providers: [.apt(["libfontconfig-dev", "libharfbuzz-dev"])]
+        ),
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
-        // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops are ~30× slower and the tests decode
-        // hundreds of images.
-        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG"]),
+        // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
+        // dithering) are ~30× slower and the tests decode hundreds of images.
+        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"]),
         .target(
             name: "KFeedServe",
             dependencies: [
@@ -59,7 +70,7 @@ let package = Package(
             name: "kfeed",
             dependencies: ["KFeedCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "KFeedTestSupport", dependencies: ["KFeed"]),
+        .target(name: "KFeedTestSupport", dependencies: ["KFeed", "CKFeedPNG"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.

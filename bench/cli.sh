@@ -2,7 +2,8 @@
 # The cron path's cost, measured side by side with a Swift hello-world that imports Foundation:
 #   1. a not-due `kfeed refresh` and `kfeed timeline` on a warm 24-entry cache (target: ≤ 2× hello-world each);
 #   2. a full `kfeed refresh --force` from a loopback API with 100 ms latency per response, 24 photos from the
-#      benchmark corpus (served whole, as `orig` renditions would be) and their avatars: wall, CPU, peak RSS.
+#      benchmark corpus (served whole, as `orig` renditions would be) and their avatars: wall, CPU, peak RSS, and
+#      the time a sequential client (one curl, one URL after another) takes for the same responses.
 # Usage: bench/cli.sh [RUNS]   (default 20 runs of each quick command, interleaved)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,15 @@ export X_BEARER_TOKEN=benchmark-token KFEED_API_BASE="http://127.0.0.1:$port" NO
 cache="$work/cache"
 /usr/bin/time -f '%e %U %S %M' -o "$work/full.time" "$bin/kfeed" refresh --force --cache "$cache" -v 2>"$work/full.log"
 read -r full_wall full_user full_sys full_rss <"$work/full.time"
+full_requests="$(grep -c '^request ' "$work/serve.out")"
+
+# A sequential client in the same run: one curl fetching every URL the refresh fetched, one after another over
+# one connection (transfers only: no decoding, no files), with the same 100 ms per response.
+urls=()
+while read -r _ target; do urls+=(-o /dev/null "http://127.0.0.1:$port$target"); done < <(grep '^request ' "$work/serve.out")
+seq_start=$(date +%s%N)
+curl -s -H "Authorization: Bearer benchmark-token" "${urls[@]}"
+seq_wall=$(awk -v ns="$(( $(date +%s%N) - seq_start ))" 'BEGIN { printf "%.2f", ns / 1e9 }')
 
 # Quick commands, interleaved so the machine's noise hits them alike.
 now_ns() { date +%s%N; }
@@ -56,5 +66,7 @@ echo "    kfeed timeline (warm cache)      $(ms ${total[timeline]}) ms   ratio $
 echo "  full refresh, 100 ms per response, $(grep -c . <(ls "$cache/images")) photos + $(ls "$cache/avatars" | wc -l) avatars:"
 echo "    wall ${full_wall} s, CPU $(awk -v u="$full_user" -v s="$full_sys" 'BEGIN { print u + s }') s, peak RSS $(( full_rss / 1024 )) MiB"
 grep 'refreshed' "$work/full.log" | sed 's/^/    /'
+echo "    $full_requests responses; a sequential client (curl, one at a time) takes ${seq_wall} s for them:" \
+  "kfeed is $(awk -v s="$seq_wall" -v k="$full_wall" 'BEGIN { printf "%.1f", s / k }')× faster (goal ≥ 12×)"
 echo "  host: $(nproc) cores, $(uname -sr)"
 echo "==================================================================="

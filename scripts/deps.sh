@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian packages kfeed builds against, when they are missing.
+# Installs the Debian packages kfeed builds against, and the fonts its tests draw captions with, when missing.
 # As root: apt-get update, then apt-get install. As another user: prints the exact command and stops.
 # Usage: scripts/deps.sh [extra packages…]
 set -euo pipefail
-packages=(libcurl4-openssl-dev libturbojpeg0-dev pkg-config "$@")
+packages=(
+  libcurl4-openssl-dev libturbojpeg0-dev pkg-config
+  # Display renders (docs/renders.md): opened with dlopen on the first render, headers at build time.
+  libspng-dev libfontconfig-dev libharfbuzz-dev libfreetype6
+  # Caption fonts: Latin, Greek, Cyrillic, Arabic, Hebrew; Hangul, kana, Han; colour emoji.
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji
+  "$@"
+)
 missing=()
 for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

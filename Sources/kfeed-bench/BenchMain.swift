@@ -1,6 +1,7 @@
 import Foundation
 
-/// `kfeed-bench transport|images|serve …`: the measurements `make bench` runs (see bench/README.md).
+/// `kfeed-bench transport|images|serve|hashes|render|economy …`: the measurements `make bench` runs
+/// (see bench/README.md).
 @main
 enum BenchMain {
     static func main() async {
@@ -11,9 +12,11 @@ enum BenchMain {
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             case "hashes": try HashBench.run(Array(arguments.dropFirst()))
+            case "render": try await RenderBench.run(Array(arguments.dropFirst()))
+            case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|hashes [options]\n".utf8)
+                    Data("usage: kfeed-bench transport|images|serve|hashes|render|economy [options]\n".utf8)
                 )
                 exit(64)
             }

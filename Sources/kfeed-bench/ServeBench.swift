@@ -28,6 +28,8 @@ enum ServeBench {
         let counter = Counter()
 
         let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
+            // One line per request (one write: lines never interleave), for bench/cli.sh's sequential client.
+            FileHandle.standardOutput.write(Data("request \(request.target)\n".utf8))
             let host = request[header: "Host"] ?? "127.0.0.1"
             let jpeg = [HTTPHeader("Content-Type", "image/jpeg")]
             if request.path == RecentSearchRequest.path {

@@ -10,7 +10,7 @@ struct QueryCommandTests {
         #expect(result.status == 0)
         #expect(
             result.stdout.hasPrefix(
-                "https://api.x.com/2/tweets/search/recent?query=context%3A55.888105153038958593%20has%3Aimages%20-is%3Aretweet&max_results=36&expansions=attachments.media_keys,author_id"
+                "https://api.x.com/2/tweets/search/recent?query=context%3A55.888105153038958593%20has%3Aimages%20-is%3Aretweet&max_results=30&expansions=attachments.media_keys,author_id"
             )
         )
     }

@@ -99,17 +99,23 @@ struct RecentSearchRequestTests {
     }
 
     @Test(arguments: [
-        (1, 10), (6, 10), (7, 11), (10, 15), (24, 36), (25, 38), (66, 99), (67, 100), (80, 100), (100, 100),
+        (1, 10), (8, 10), (9, 12), (10, 13), (24, 30), (25, 32), (79, 99), (80, 100), (90, 100), (100, 100),
     ])
-    func pageSizeAddsHalfAgainAsMarginWithinLimits(entries: Int, pageSize: Int) {
+    func pageSizeAddsAQuarterAgainAsMarginWithinLimits(entries: Int, pageSize: Int) {
         #expect(RecentSearchRequest.pageSize(forEntries: entries) == pageSize)
     }
 
-    @Test func nextTokenAndSinceIDAreAbsentUnlessSet() throws {
+    @Test(arguments: [(24, 0, 30), (24, 2, 28), (24, 6, 24), (24, 30, 24), (24, -3, 30), (8, 5, 10)])
+    func usablePostsInHandReplaceTheMargin(entries: Int, spare: Int, pageSize: Int) {
+        #expect(RecentSearchRequest.pageSize(forEntries: entries, spare: spare) == pageSize)
+    }
+
+    @Test func nextTokenSinceIDAndUntilIDAreAbsentUnlessSet() throws {
         let url = RecentSearchRequest(query: .default, maxResults: 10).url(baseURL: Self.base)
         let names = try Self.encodedPairs(of: url).map(\.name)
         #expect(!names.contains("next_token"))
         #expect(!names.contains("since_id"))
+        #expect(!names.contains("until_id"))
     }
 
     @Test func nextTokenAndSinceIDAreSentWhenSet() throws {
@@ -123,6 +129,13 @@ struct RecentSearchRequestTests {
         #expect(try Self.encodedValue("next_token", in: url) == "b26v89c19zqg8o3fpe17ld5o1i6z6ze5ivkw1nk1wu0ot")
         #expect(try Self.encodedValue("since_id", in: url) == "1859170000000000001")
         #expect(try Self.encodedPairs(of: url).count == 8)
+    }
+
+    @Test func untilIDIsSentWhenSet() throws {
+        let request = RecentSearchRequest(query: .default, maxResults: 10, untilID: "1859100000000000000")
+        let url = request.url(baseURL: Self.base)
+        #expect(try Self.encodedValue("until_id", in: url) == "1859100000000000000")
+        #expect(try Self.encodedPairs(of: url).count == 7)
     }
 
     @Test func nextTokenWithReservedCharactersIsEncoded() throws {

@@ -83,12 +83,12 @@ struct XClientTests {
         #expect(outcome.results.pageCount == 2)
         let parameters = transport.parameters()
         #expect(parameters.count == 2)
-        #expect(parameters[0]["max_results"] == "36")
+        #expect(parameters[0]["max_results"] == "30")
         #expect(parameters[0]["next_token"] == nil)
         #expect(parameters[0]["query"] == RecentSearchQuery.default.text)
-        // Page 1 gives 17 usable posts: the second page asks for the 7 missing plus half again.
+        // Page 1 gives 17 usable posts: the second page asks for the 7 missing plus a margin (at least 10).
         #expect(parameters[1]["next_token"] == Self.nextToken)
-        #expect(parameters[1]["max_results"] == "11")
+        #expect(parameters[1]["max_results"] == "10")
         #expect(parameters[1]["max_results"] == String(RecentSearchRequest.pageSize(forEntries: 24 - 17)))
         #expect(outcome.rateLimit?.remaining == 448)
         #expect(outcome.rateLimit?.limit == 450)
@@ -103,7 +103,7 @@ struct XClientTests {
         #expect(outcome.results.pageCount == 2)
         #expect(outcome.results.nextToken == nil)
         let parameters = transport.parameters()
-        #expect(parameters.map { $0["max_results"] } == ["36", "30"])
+        #expect(parameters.map { $0["max_results"] } == ["30", "25"])
         #expect(parameters[1]["next_token"] == "7140dibdnow9c7btw4b0ufpbbeo2uuqm8r7q4cwquj9ab")
     }
 
@@ -122,7 +122,7 @@ struct XClientTests {
         let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder(entryCount: 10))
         #expect(transport.requests.count == 1)
         #expect(outcome.selection.chosen.count == 10)
-        #expect(transport.parameters().first?["max_results"] == "15")
+        #expect(transport.parameters().first?["max_results"] == "13")
     }
 
     @Test func lastPageWithoutNextTokenStopsPaging() async throws {

@@ -7,6 +7,7 @@ public import Foundation
 /// DIR/timeline.json           the manifest, replaced atomically, always last
 /// DIR/state.json              refresh state (retry_after, last_error, rate limit)
 /// DIR/history.json            what was shown, for the no-repeat window
+/// DIR/candidates.json         earlier search pages that still hold posts not shown
 /// DIR/images/<key>-WxH.jpg    post images
 /// DIR/avatars/<id>-WxH.jpg    author avatars
 /// DIR/renders/<key>-<P>.<ext> display renders
@@ -30,6 +31,8 @@ public struct CacheStore: Sendable {
     public static let stateName = "state.json"
     /// The history's name.
     public static let historyName = "history.json"
+    /// The earlier search pages' name.
+    public static let candidatesName = "candidates.json"
     /// The preview page's name.
     public static let previewName = "preview.html"
     /// The event log's name.

@@ -130,6 +130,8 @@ final class CurlEasy: @unchecked Sendable {
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_NOSIGNAL, 1)
+        // Over TLS, wait for the host's connection to say whether it multiplexes (HTTP/2) rather than open another.
+        if request.url.scheme?.lowercased() == "https" { try set(CURLOPT_PIPEWAIT, 1) }
         try set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0 ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, max(0, request.maxRedirects))
         try set(CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.curlMilliseconds)

@@ -32,6 +32,9 @@ final class CurlMulti: @unchecked Sendable {
     // Driver thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
+    /// The most connections open at once, to all hosts.
+    static let maxConnections = 64
+
     /// Creates the multi handle and starts its driver thread.
     /// - Throws: `KFeedError` with code `.transport` when libcurl cannot initialize.
     init() throws {
@@ -43,6 +46,10 @@ final class CurlMulti: @unchecked Sendable {
             )
         }
         self.handle = handle
+        // A refresh starts every download at once: HTTP/2 streams share one connection per host (pbs.twimg.com
+        // answers in HTTP/2), HTTP/1.1 hosts get a connection per transfer up to the cap, past which libcurl queues.
+        _ = kfeed_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = kfeed_curl_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, Self.maxConnections)
         // The thread holds `self` until `stop()` lets it end; `CurlTransport.deinit` calls `stop()`.
         let thread = Thread { [self] in drive() }
         thread.name = "kfeed.curl"

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Downloads and downscales images: many downloads in flight through the transport, decodes one per core
+/// Downloads and downscales images: every download in flight at once through the transport, decodes one per core
 /// and within a memory budget. Each failure becomes a short reason, never an error.
 public struct ImageFetcher: Sendable {
     /// One image to make.
@@ -42,13 +42,14 @@ public struct ImageFetcher: Sendable {
     /// - Parameters:
     ///   - transport: fetches the images (never with the API's `Authorization`).
     ///   - thumbnailer: decodes and downscales.
-    ///   - maxDownloads: downloads in flight at once.
+    ///   - maxDownloads: downloads in flight at once (a refresh's jobs all start at once; the transport multiplexes
+    ///     them and caps its connections).
     ///   - decodes: decodes at once (default: one per core).
     ///   - log: one line per failed image.
     public init(
         transport: any HTTPTransport,
         thumbnailer: JPEGThumbnailer = JPEGThumbnailer(),
-        maxDownloads: Int = 12,
+        maxDownloads: Int = 64,
         decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {

@@ -103,8 +103,6 @@ public struct JPEGThumbnailer: Sendable {
         return try result.get()
     }
 
-    /// The working memory, in bytes, that thumbnailing `jpeg` at `size` will allocate (headers only).
-    /// - Throws: The same header failures as ``thumbnail(of:size:)``.
     /// The size the picture shows at: its frame's, with the sides swapped when its EXIF orientation turns it.
     package func displaySize(of jpeg: Data) throws(ImageFailure) -> ImageSize {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
@@ -115,6 +113,8 @@ public struct JPEGThumbnailer: Sendable {
         }
     }
 
+    /// The working memory, in bytes, that thumbnailing `jpeg` at `size` will allocate (headers only).
+    /// - Throws: The same header failures as ``thumbnail(of:size:)``.
     package func memoryCost(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in try plan(for: bytes, size: size).memoryCost }
     }
@@ -268,6 +268,44 @@ public struct JPEGThumbnailer: Sendable {
     // MARK: - Rendering
 
     func render(_ jpeg: UnsafeRawBufferPointer, _ plan: Plan) throws(ImageFailure) -> Data {
+        let output = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: plan.size.width * plan.size.height * 4,
+            alignment: 16
+        )
+        defer { output.deallocate() }
+        try decodeAndResample(jpeg, plan, into: output)
+        let encoder = try TurboJPEGHandle(.compressor)
+        return try encoder.compress(
+            UnsafeRawBufferPointer(output),
+            width: plan.size.width,
+            height: plan.size.height,
+            pitch: plan.size.width * 4,
+            pixelFormat: Int32(TJPF_RGBX.rawValue),
+            subsampling: Int32(TJSAMP_420.rawValue),
+            quality: Self.quality
+        )
+    }
+
+    /// Decodes, orients, centre-crops and resamples like ``thumbnail(of:size:)``, without encoding: the RGBX
+    /// pixels of exactly `size` (displayed orientation), rows packed. Display renders start from these.
+    func pixels(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> [UInt8] {
+        try withBytes(of: jpeg) { bytes throws(ImageFailure) in
+            let plan = try plan(for: bytes, size: size)
+            var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+            let result = pixels.withUnsafeMutableBytes { output in
+                Result { () throws(ImageFailure) in try decodeAndResample(bytes, plan, into: output) }
+            }
+            try result.get()
+            return pixels
+        }
+    }
+
+    /// Decodes `jpeg` as `plan` says and resamples it into `output`, an RGBX image of `plan.size`.
+    private func decodeAndResample(
+        _ jpeg: UnsafeRawBufferPointer,
+        _ plan: Plan,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(ImageFailure) {
         let decoded = UnsafeMutableRawBufferPointer.allocate(
             byteCount: plan.decodedWidth * plan.decodedHeight * 4,
             alignment: 16
@@ -284,11 +322,6 @@ public struct JPEGThumbnailer: Sendable {
             try plan.handle.decompressRGBX(jpeg, width: plan.decodedWidth, height: plan.decodedHeight, into: decoded)
         }
 
-        let output = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: plan.size.width * plan.size.height * 4,
-            alignment: 16
-        )
-        defer { output.deallocate() }
         Resampler.resample(
             source: UnsafeRawBufferPointer(decoded),
             sourceWidth: plan.decodedWidth,
@@ -298,16 +331,6 @@ public struct JPEGThumbnailer: Sendable {
             outputHeight: plan.storedHeight,
             orientation: plan.structure.orientation,
             into: output
-        )
-        let encoder = try TurboJPEGHandle(.compressor)
-        return try encoder.compress(
-            UnsafeRawBufferPointer(output),
-            width: plan.size.width,
-            height: plan.size.height,
-            pitch: plan.size.width * 4,
-            pixelFormat: Int32(TJPF_RGBX.rawValue),
-            subsampling: Int32(TJSAMP_420.rawValue),
-            quality: Self.quality
         )
     }
 

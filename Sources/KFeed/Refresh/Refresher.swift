@@ -167,25 +167,51 @@ public struct Refresher: Sendable {
         unshown.shownMediaKeys = history.mediaKeys
         let builder = unshown
 
+        // Posts earlier searches read and did not show are still candidates while recent search would return them;
+        // X is asked only for posts it has not sent before, and for no more than the candidates leave wanting.
+        let earlier = remembers ? store.candidatePages(for: plan.query.text) : []
+        let pool = Self.items(of: earlier, now: now)
+        // Usable candidates in hand stand in for the page's margin.
+        let spare = builder.selection(from: pool, isExhausted: true).chosen.count
+        let sinceID = remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil
+        var client = connection.client
+        // Retries within a run only after a success: a failing API is asked again on the back-off schedule alone.
+        if state.consecutiveFailures > 0 { client.configuration.maxTries = 1 }
         let search: XClient.Outcome
+        var older: XClient.Outcome?
         do {
-            search = try await withDeadline {
-                try await connection.client.search(plan.query, wanting: builder.entryCount) { results in
-                    builder.postsStillWanted(after: results.feedItems)
+            (search, older) = try await withDeadline { [client, shownPostIDs = history.postIDs] in
+                let newer = try await client.search(
+                    plan.query,
+                    wanting: builder.entryCount,
+                    spare: spare,
+                    sinceID: sinceID
+                ) { builder.postsStillWanted(after: $0.feedItems + pool) }
+                // A quiet topic: fewer new posts than entries. Read further back than any post read before (the
+                // pages kept, and the posts shown: a page is dropped only when all its posts were shown).
+                let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
+                let read = Self.postIDs(in: earlier) + shownPostIDs
+                guard missing > 0, sinceID != nil, let oldest = read.min(by: Self.isOlder) else { return (newer, nil) }
+                let older = try await client.search(plan.query, wanting: missing, untilID: oldest) {
+                    builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems)
                 }
+                return (newer, older)
             }
         } catch let error as KFeedError {
             throw failure(error, state: &state, now: now)
         }
+        let items = Self.unique(search.results.feedItems + pool + (older?.results.feedItems ?? []))
         var candidates = builder
         candidates.entryCount += plan.extraCandidates
-        let selection = candidates.selection(from: search.results.feedItems, isExhausted: true)
-        state.rateLimit = search.rateLimit ?? state.rateLimit
-        state.apiVersion = search.apiVersion ?? state.apiVersion
+        let selection = candidates.selection(from: items, isExhausted: true)
+        state.rateLimit = older?.rateLimit ?? search.rateLimit ?? state.rateLimit
+        state.apiVersion = older?.apiVersion ?? search.apiVersion ?? state.apiVersion
         for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
             log("post \(skip.postID) not used: \(skip.reason)")
         }
-        for error in search.results.partialErrors { log("partial error: \(Sanitized.excerpt(error.detail))") }
+        for error in search.results.partialErrors + (older?.results.partialErrors ?? []) {
+            log("partial error: \(Sanitized.excerpt(error.detail))")
+        }
 
         let planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
         guard !selection.chosen.isEmpty else {
@@ -194,7 +220,7 @@ public struct Refresher: Sendable {
             if previous == nil { try store.commit(planned) }
             try store.write(state)
             store.log(
-                "no usable post in \(search.results.posts.count) results; kept the last timeline; retry after \(state.retryAfter.map(InstantFormat.string) ?? "-")",
+                "no usable post in \(items.count) results; kept the last timeline; retry after \(state.retryAfter.map(InstantFormat.string) ?? "-")",
                 at: now
             )
             return .noUsablePost(retryAfter: state.retryAfter)
@@ -211,6 +237,11 @@ public struct Refresher: Sendable {
             if remembers {
                 history.record(manifest, hashes: hashes)
                 try store.write(history)
+                let pages = search.pageBodies + earlier + (older?.pageBodies ?? [])
+                try store.writeCandidatePages(
+                    Self.pagesWithCandidates(pages, history: history, now: now),
+                    for: plan.query.text
+                )
             }
             try store.commit(manifest)
         } catch let error as KFeedError {
@@ -226,6 +257,55 @@ public struct Refresher: Sendable {
             at: now
         )
         return .refreshed(manifest, summary)
+    }
+
+    /// How far back recent search reaches.
+    static let searchWindow: TimeInterval = 7 * 86_400
+    /// The most earlier pages kept as candidates.
+    static let maxCandidatePages = 10
+
+    /// The joined posts of `pages` (bodies, newest first) that recent search would still return at `now`.
+    static func items(of pages: [Data], now: Date) -> [FeedItem] {
+        var results = SearchResults()
+        for body in pages { try? results.append(responseBody: body) }
+        return results.feedItems.filter { ($0.post.createdAt ?? now) > now.addingTimeInterval(-searchWindow) }
+    }
+
+    /// `items` without repeated posts, first kept.
+    static func unique(_ items: [FeedItem]) -> [FeedItem] {
+        var seen: Set<String> = []
+        return items.filter { seen.insert($0.post.id).inserted }
+    }
+
+    /// The ids of the posts in `pages`.
+    static func postIDs(in pages: [Data]) -> [String] {
+        var results = SearchResults()
+        for body in pages { try? results.append(responseBody: body) }
+        return results.posts.map(\.id)
+    }
+
+    /// Whether post id `a` is older than `b` (ids are decimal snowflakes: longer is newer).
+    static func isOlder(_ a: String, _ b: String) -> Bool {
+        a.count == b.count ? a < b : a.count < b.count
+    }
+
+    /// The newest post id read, when a search may continue from it: the same query, and young enough that X still
+    /// accepts it (recent search refuses a `since_id` older than its window).
+    static func sinceID(_ state: RefreshState, previous: Manifest?, query: RecentSearchQuery, now: Date) -> String? {
+        guard let previous, previous.query == query.text,
+            now.timeIntervalSince(previous.generatedAt) < searchWindow - 86_400
+        else { return nil }
+        return state.sinceID
+    }
+
+    /// The pages (newest first) that still hold a post not shown and inside the search window, at most
+    /// ``maxCandidatePages``.
+    static func pagesWithCandidates(_ pages: [Data], history: History, now: Date) -> [Data] {
+        let shown = history.postIDs
+        let kept = pages.filter { page in
+            items(of: [page], now: now).contains { !shown.contains($0.post.id) }
+        }
+        return Array(kept.prefix(maxCandidatePages))
     }
 
     /// The first `builder.entryCount` entries of `filled` whose picture is not the same as one in `shown` or an

@@ -10,6 +10,8 @@ public struct RecentSearchRequest: Sendable, Hashable {
     public var nextToken: String?
     /// Only posts newer than this id (kept the same while following `nextToken`).
     public var sinceID: String?
+    /// Only posts older than this id (kept the same while following `nextToken`).
+    public var untilID: String?
 
     /// The API path.
     public static let path = "/2/tweets/search/recent"
@@ -23,23 +25,31 @@ public struct RecentSearchRequest: Sendable, Hashable {
     ]
 
     /// Creates a request; `maxResults` is clamped to 10…100.
-    public init(query: RecentSearchQuery, maxResults: Int, nextToken: String? = nil, sinceID: String? = nil) {
+    public init(
+        query: RecentSearchQuery,
+        maxResults: Int,
+        nextToken: String? = nil,
+        sinceID: String? = nil,
+        untilID: String? = nil
+    ) {
         self.query = query
         self.maxResults = min(100, max(10, maxResults))
         self.nextToken = nextToken
         self.sinceID = sinceID
+        self.untilID = untilID
     }
 
-    /// The page size for a timeline of `entries`: the entries plus half again as margin for unusable posts,
-    /// clamped to 10…100 (search bills per post read).
-    public static func pageSize(forEntries entries: Int) -> Int {
-        min(100, max(10, entries + (entries + 1) / 2))
+    /// The page size for `entries` usable posts: the entries plus a quarter again as margin for unusable posts,
+    /// less the `spare` usable posts the caller already holds, clamped to 10…100 (search bills per post read).
+    public static func pageSize(forEntries entries: Int, spare: Int = 0) -> Int {
+        min(100, max(10, entries + max(0, (entries + 3) / 4 - max(0, spare))))
     }
 
     /// The query parameters in the order they are sent (unencoded).
     public var parameters: [(String, String)] {
         var parameters = [("query", query.text), ("max_results", String(maxResults))] + Self.fieldParameters
         if let sinceID { parameters.append(("since_id", sinceID)) }
+        if let untilID { parameters.append(("until_id", untilID)) }
         if let nextToken { parameters.append(("next_token", nextToken)) }
         return parameters
     }

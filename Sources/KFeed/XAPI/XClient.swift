@@ -52,6 +52,8 @@ public struct XClient: Sendable {
         public var rateLimit: RateLimit?
         /// The `api-version` header of the last response, when X sent one.
         public var apiVersion: String?
+        /// The body of every page, as X sent it (what a later refresh may still choose from).
+        public var pageBodies: [Data] = []
     }
 
     /// The configuration.
@@ -83,18 +85,25 @@ public struct XClient: Sendable {
     public static func firstRequest(
         for query: RecentSearchQuery,
         wanting count: Int,
-        sinceID: String? = nil
-    )
-        -> RecentSearchRequest
-    {
-        RecentSearchRequest(query: query, maxResults: RecentSearchRequest.pageSize(forEntries: count), sinceID: sinceID)
+        spare: Int = 0,
+        sinceID: String? = nil,
+        untilID: String? = nil
+    ) -> RecentSearchRequest {
+        RecentSearchRequest(
+            query: query,
+            maxResults: RecentSearchRequest.pageSize(forEntries: count, spare: spare),
+            sinceID: sinceID,
+            untilID: untilID
+        )
     }
 
     /// Searches page by page while the caller still wants posts, the pages last, and the page budget allows.
     /// - Parameters:
     ///   - query: the validated query.
     ///   - count: how many usable posts the caller wants (sizes the first page).
+    ///   - spare: usable posts the caller already holds beyond `count`'s need, which stand in for the page's margin.
     ///   - sinceID: only posts newer than this id.
+    ///   - untilID: only posts older than this id.
     ///   - stillWanted: after each page, how many more usable posts the caller wants given everything so far
     ///     (0 stops; it sizes the next page).
     /// - Returns: the merged pages and the last response's rate-limit figures and API version.
@@ -103,16 +112,19 @@ public struct XClient: Sendable {
     public func search(
         _ query: RecentSearchQuery,
         wanting count: Int,
+        spare: Int = 0,
         sinceID: String? = nil,
+        untilID: String? = nil,
         stillWanted: (SearchResults) -> Int
     ) async throws -> Outcome {
         var outcome = Outcome(results: SearchResults())
-        var request = Self.firstRequest(for: query, wanting: count, sinceID: sinceID)
+        var request = Self.firstRequest(for: query, wanting: count, spare: spare, sinceID: sinceID, untilID: untilID)
         while true {
             let response = try await page(request)
             outcome.rateLimit = RateLimit(headers: response) ?? outcome.rateLimit
             outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
             let page = try SearchPage.decode(response.body)
+            outcome.pageBodies.append(response.body)
             let missing = page.missingNeededFields
             guard missing.isEmpty else {
                 throw KFeedError(
@@ -130,7 +142,8 @@ public struct XClient: Sendable {
                 query: query,
                 maxResults: RecentSearchRequest.pageSize(forEntries: wanted),
                 nextToken: next,
-                sinceID: sinceID
+                sinceID: sinceID,
+                untilID: untilID
             )
         }
     }

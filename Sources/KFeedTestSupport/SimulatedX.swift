@@ -1,0 +1,195 @@
+public import Foundation
+public import KFeed
+
+/// X over time, for tests and the economy benchmark: a recent-search endpoint whose posts keep arriving at a
+/// steady rate, honouring `max_results`, `since_id`, `until_id`, `next_token` and the 7-day window, and the images
+/// and avatars its posts name. It counts what a refresh costs: requests, and posts read per UTC day (X bills each
+/// post once per UTC day).
+///
+/// Post *n* is created at `origin + n × 86,400 / postsPerDay` (the origin is 8 days before `start`, so a backlog
+/// exists) with id `1859170000000000000 + n × 1000`. Posts are like the feed's: every tenth is sensitive, every
+/// twentieth an animated GIF, every third by one of five prolific authors (the author cap holds some back), and every
+/// 97th shows the photo of the post before it again under its own media key (a repost).
+public final class SimulatedX: HTTPTransport, @unchecked Sendable {
+    /// What one UTC day cost.
+    public struct Day: Sendable, Equatable {
+        /// Search requests.
+        public var requests = 0
+        /// Distinct posts returned (what X bills).
+        public var postsRead = 0
+    }
+
+    /// The first instant the simulation runs at.
+    public let start: Date
+    /// New posts per day.
+    public let postsPerDay: Int
+
+    // `@unchecked Sendable`: every mutable property is touched under `lock` only.
+    private let lock = NSLock()
+    private var clock: Date
+    private var failing = false
+    private var readByDay: [Int: Set<Int>] = [:]
+    private var requestsByDay: [Int: Int] = [:]
+    private var searches: [[String: String]] = []
+    private var returned: [Int] = []
+
+    private static let firstID = 1_859_170_000_000_000_000
+    private static let window: TimeInterval = 7 * 86_400
+
+    /// Creates the simulation at `start`.
+    public init(start: Date, postsPerDay: Int) {
+        self.start = start
+        self.postsPerDay = max(1, postsPerDay)
+        self.clock = start
+    }
+
+    /// The simulated instant; answers are what X would return at this instant.
+    public var now: Date {
+        get { lock.withLock { clock } }
+        set { lock.withLock { clock = newValue } }
+    }
+
+    /// When true, every search answers 503.
+    public var isFailing: Bool {
+        get { lock.withLock { failing } }
+        set { lock.withLock { failing = newValue } }
+    }
+
+    /// The query parameters of every search received, in order.
+    public var searchParameters: [[String: String]] { lock.withLock { searches } }
+
+    /// Every post number returned, in order, repeats included (a post read twice is billed twice on two days).
+    public var postsReturned: [Int] { lock.withLock { returned } }
+
+    /// The cost of each UTC day that saw a request, oldest first (day 0 is `start`'s).
+    public var days: [Day] {
+        lock.withLock {
+            let last = max(requestsByDay.keys.max() ?? 0, readByDay.keys.max() ?? 0)
+            return (0...last).map { Day(requests: requestsByDay[$0] ?? 0, postsRead: readByDay[$0]?.count ?? 0) }
+        }
+    }
+
+    private var origin: Date { start.addingTimeInterval(-8 * 86_400) }
+
+    private func created(_ n: Int) -> Date {
+        origin.addingTimeInterval(Double(n) * 86_400 / Double(postsPerDay))
+    }
+
+    /// The newest post number at `date`.
+    private func newest(at date: Date) -> Int {
+        Int((date.timeIntervalSince(origin) * Double(postsPerDay) / 86_400).rounded(.down))
+    }
+
+    private func day(of date: Date) -> Int {
+        Int(
+            (date.timeIntervalSince1970 / 86_400).rounded(.down) - (start.timeIntervalSince1970 / 86_400).rounded(.down)
+        )
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let path = request.url.path
+        if path == RecentSearchRequest.path { return try search(request) }
+        if path.hasPrefix("/media/SIM"), let n = Int(path.dropFirst("/media/SIM".count).prefix { $0.isNumber }) {
+            // A repost shows the photo before it, encoded again at another size.
+            let seed = Self.picture(ofPost: n)
+            let width = seed == n ? 800 : 640
+            let pixels = TestJPEG.blocks(seed: seed, width: width, height: width * 3 / 4)
+            let body = try TestJPEG.jpeg(pixels, width: width, height: width * 3 / 4)
+            return HTTPResponse(status: 200, body: body, url: request.url)
+        }
+        let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 96, height: 96))
+        return HTTPResponse(status: 200, body: avatar, url: request.url)
+    }
+
+    /// The picture post *n* shows: its own, or for a repost (every 97th post) the one before it.
+    public static func picture(ofPost n: Int) -> Int {
+        n % 97 == 0 ? n - 1 : n
+    }
+
+    /// The post number of a media key or post id of the simulation.
+    public static func post(ofID id: String) -> Int? {
+        Int(id.split(separator: "_").last ?? "").map { ($0 - firstID) / 1000 }
+    }
+
+    private func search(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = ReplayTransport.parameters(of: request.url)
+        let (now, failing) = lock.withLock {
+            searches.append(parameters)
+            requestsByDay[day(of: clock), default: 0] += 1
+            return (clock, self.failing)
+        }
+        if failing {
+            let body = Data(#"{"title":"Service Unavailable","detail":"Service Unavailable","status":503}"#.utf8)
+            return HTTPResponse(status: 503, body: body, url: request.url)
+        }
+        func number(_ id: String?) -> Int? { id.flatMap(Self.post(ofID:)) }
+        let maxResults = min(100, max(10, Int(parameters["max_results"] ?? "") ?? 10))
+        var upper = newest(at: now)
+        if let until = number(parameters["until_id"]) { upper = min(upper, until - 1) }
+        if let token = parameters["next_token"], let below = Int(token.dropFirst()) { upper = min(upper, below - 1) }
+        var lower = max(0, newest(at: now.addingTimeInterval(-Self.window)) + 1)
+        if let since = number(parameters["since_id"]) { lower = max(lower, since + 1) }
+        let numbers =
+            upper >= lower ? Array(stride(from: upper, through: max(lower, upper - maxResults + 1), by: -1)) : []
+        lock.withLock {
+            readByDay[day(of: now), default: []].formUnion(numbers)
+            returned += numbers
+        }
+        var meta: [String: Any] = ["result_count": numbers.count]
+        if let first = numbers.first, let last = numbers.last {
+            meta["newest_id"] = String(Self.firstID + first * 1000)
+            meta["oldest_id"] = String(Self.firstID + last * 1000)
+            if last > lower { meta["next_token"] = "b\(last)" }
+        }
+        var object: [String: Any] = ["meta": meta]
+        if !numbers.isEmpty {
+            object["data"] = numbers.map(post)
+            object["includes"] = [
+                "media": numbers.map(media),
+                "users": Set(numbers.map(author)).sorted().map(user),
+            ]
+        }
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return HTTPResponse(
+            status: 200,
+            headers: [HTTPHeader("content-type", "application/json")],
+            body: body,
+            url: request.url
+        )
+    }
+
+    private func author(_ n: Int) -> Int { n % 3 == 0 ? n % 5 : 5 + n % 40 }
+
+    private func post(_ n: Int) -> [String: Any] {
+        [
+            "id": String(Self.firstID + n * 1000),
+            "text": "post \(n)",
+            "author_id": String(2_000_000 + author(n)),
+            "created_at": InstantFormat.string(from: created(n)),
+            "attachments": ["media_keys": ["3_\(Self.firstID + n * 1000)"]],
+            "possibly_sensitive": n % 10 == 7,
+            "lang": "ko",
+        ]
+    }
+
+    private func media(_ n: Int) -> [String: Any] {
+        let key = "3_\(Self.firstID + n * 1000)"
+        if n % 20 == 11 {
+            return [
+                "media_key": key, "type": "animated_gif", "width": 480, "height": 270,
+                "preview_image_url": "https://pbs.twimg.com/tweet_video_thumb/SIM\(n).jpg",
+            ]
+        }
+        return [
+            "media_key": key, "type": "photo", "width": 800, "height": 600,
+            "url": "https://pbs.twimg.com/media/SIM\(n).jpg",
+        ]
+    }
+
+    private func user(_ author: Int) -> [String: Any] {
+        [
+            "id": String(2_000_000 + author), "name": "Author \(author)", "username": "author\(author)",
+            "profile_image_url": "https://pbs.twimg.com/profile_images/\(author)/a_normal.jpg",
+        ]
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import KFeed
+
+/// `kfeed-bench render --profile P --out DIR [--workers N] [--no-caption] [--name N --username U --hour H
+/// --avatar FILE] [--placeholder REASON] files…` renders every file for display profile P in one process, N
+/// workers pulling from a shared queue (largest file first), and writes `DIR/<name>.<ext>`.
+enum RenderBench {
+    struct Options {
+        var profile = DisplayProfile.trmnl
+        var output: URL?
+        var workers = 2
+        var caption: DisplayCaption? = DisplayCaption(name: "kfeed", username: "kfeed", hour: "14:00")
+        var avatar: URL?
+        var placeholder: String?
+        var files: [URL] = []
+
+        init(_ arguments: [String]) throws {
+            var remaining = arguments[...]
+            func value(_ flag: String) throws -> String {
+                guard let next = remaining.popFirst() else { throw ImageBench.BenchError("\(flag) needs a value") }
+                return next
+            }
+            var name: String?
+            var username: String?
+            var hour: String?
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--profile": profile = try DisplayProfile(parsing: try value(argument))
+                case "--out": output = URL(fileURLWithPath: try value(argument), isDirectory: true)
+                case "--workers":
+                    guard let count = Int(try value(argument)), count > 0 else {
+                        throw ImageBench.BenchError("bad --workers")
+                    }
+                    workers = count
+                case "--no-caption": caption = nil
+                case "--name": name = try value(argument)
+                case "--username": username = try value(argument)
+                case "--hour": hour = try value(argument)
+                case "--avatar": avatar = URL(fileURLWithPath: try value(argument))
+                case "--placeholder": placeholder = try value(argument)
+                default: files.append(URL(fileURLWithPath: argument))
+                }
+            }
+            if caption != nil {
+                caption = DisplayCaption(
+                    name: name ?? "kfeed",
+                    username: username ?? "kfeed",
+                    hour: hour ?? "14:00",
+                    avatarJPEG: try avatar.map { try Data(contentsOf: $0) }
+                )
+            }
+            guard !files.isEmpty || placeholder != nil else {
+                throw ImageBench.BenchError("usage: kfeed-bench render --profile P --out DIR files…")
+            }
+        }
+    }
+
+    static func run(_ arguments: [String]) async throws {
+        let options = try Options(arguments)
+        guard let output = options.output else { throw ImageBench.BenchError("--out DIR is required") }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        JPEGThumbnailer.releaseLargeBuffersPromptly()
+        let renderer = DisplayRenderer(profile: options.profile)
+        if let reason = options.placeholder {
+            let render = try renderer.renderPlaceholder(reason: reason, caption: options.caption)
+            try render.data.write(to: output.appendingPathComponent("placeholder.\(render.fileExtension)"))
+            return
+        }
+        let queue = ImageBench.Queue(count: options.files.count)
+        let files = options.files.sorted { fileSize($0) > fileSize($1) }
+        let caption = options.caption
+        let start = ContinuousClock.now
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<options.workers {
+                group.addTask {
+                    var failures = 0
+                    while let index = await queue.take() {
+                        let file = files[index]
+                        do {
+                            let jpeg = try Data(contentsOf: file)
+                            let render = try await offPool { try renderer.render(photo: jpeg, caption: caption) }
+                            let name = file.deletingPathExtension().lastPathComponent + "." + render.fileExtension
+                            try render.data.write(to: output.appendingPathComponent(name))
+                        } catch {
+                            failures += 1
+                            FileHandle.standardError.write(Data("\(file.lastPathComponent): \(error)\n".utf8))
+                        }
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = ContinuousClock.now - start
+        print("kfeed: \(files.count - failures)/\(files.count) renders for \(options.profile) in \(elapsed)")
+        if failures > 0 { throw ImageBench.BenchError("\(failures) files failed") }
+    }
+
+    /// Runs CPU-bound `work` on a thread of its own, off the cooperative pool.
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import KFeed
+
+struct DisplayProfileTests {
+    static let presets: [(String, Int, Int, DisplayProfile.Kind, String)] = [
+        ("trmnl", 800, 480, .mono, "png"),
+        ("trmnl-bmp", 800, 480, .mono, "bmp"),
+        ("grey4", 800, 480, .grey4, "png"),
+        ("inky7", 800, 480, .color7, "png"),
+        ("inkplate", 800, 600, .grey16, "jpg"),
+        ("frame", 1_280, 800, .rgb, "jpg"),
+    ]
+
+    @Test(arguments: presets)
+    func presetsHaveTheContractsSizeKindAndFormat(
+        name: String,
+        width: Int,
+        height: Int,
+        kind: DisplayProfile.Kind,
+        fileExtension: String
+    ) throws {
+        let profile = try DisplayProfile(parsing: name)
+        #expect(profile.name == name)
+        #expect(profile.width == width && profile.height == height)
+        #expect(profile.kind == kind)
+        #expect(profile.fileExtension == fileExtension)
+        #expect(profile.sourceSize == ImageSize(width: width, height: height))
+    }
+
+    @Test func onlyTRMNLHasAByteCap() {
+        #expect(DisplayProfile.trmnl.maxBytes == 90_000)
+        #expect(DisplayProfile.presets.filter { $0.maxBytes != nil }.map(\.name) == ["trmnl"])
+        #expect(DisplayProfile.frame.jpegQuality == 85)
+    }
+
+    static let custom: [(String, Int, Int, DisplayProfile.Kind, DisplayProfile.Format)] = [
+        ("640x384:grey4", 640, 384, .grey4, .png),
+        ("1024x600:rgb", 1_024, 600, .rgb, .jpeg),
+        ("1024x600:rgb:png", 1_024, 600, .rgb, .png),
+        ("400x300:mono:bmp", 400, 300, .mono, .bmp),
+        ("600x448:COLOR7", 600, 448, .color7, .png),
+        ("800x600:grey16:jpg", 800, 600, .grey16, .jpeg),
+        ("800x600:grey16:jpeg", 800, 600, .grey16, .jpeg),
+        ("296x128:grey4:bmp", 296, 128, .grey4, .bmp),
+    ]
+
+    @Test(arguments: custom)
+    func parsesWidthHeightKindAndFormat(
+        text: String,
+        width: Int,
+        height: Int,
+        kind: DisplayProfile.Kind,
+        format: DisplayProfile.Format
+    ) throws {
+        let profile = try DisplayProfile(parsing: text)
+        #expect(profile.width == width && profile.height == height)
+        #expect(profile.kind == kind)
+        #expect(profile.format == format)
+        #expect(profile.name == text.lowercased())
+        #expect(profile.maxBytes == nil)
+    }
+
+    @Test func pathComponentsAreSafeFileNames() throws {
+        #expect(DisplayProfile.trmnlBMP.pathComponent == "trmnl-bmp")
+        #expect(try DisplayProfile(parsing: "800x480:Mono:PNG").pathComponent == "800x480-mono-png")
+    }
+
+    static let refused: [(String, String)] = [
+        ("800x480:rgb:bmp", "write 800x480:rgb:jpg or 800x480:rgb:png"),
+        ("800x480:mono:jpg", "write 800x480:mono:png or 800x480:mono:bmp"),
+        ("800x480:color7:jpg", "write 800x480:color7:png"),
+        ("800x480:grey4:jpg", "write 800x480:grey4:png"),
+        ("10x480:mono", "16 to 4096"),
+        ("800x5000:mono", "16 to 4096"),
+        ("800x480:cmyk", "use one of mono, grey4, grey16, color7, rgb"),
+        ("800x480:mono:gif", "use png, bmp or jpg"),
+        ("kindle", "use trmnl, trmnl-bmp, grey4, inky7, inkplate, frame or WxH:KIND[:FORMAT]"),
+        ("800x480", "WxH:KIND[:FORMAT]"),
+    ]
+
+    @Test(arguments: refused)
+    func refusesImpossibleProfilesSayingWhatToWrite(text: String, advice: String) {
+        let error = #expect(throws: KFeedError.self) { try DisplayProfile(parsing: text) }
+        #expect(error?.code == .usage)
+        #expect(error?.message.contains(advice) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("\n") == false)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeed
+
+/// What a refresh reads from X: a later refresh continues from `since_id`, asks for fewer posts when earlier pages
+/// left usable candidates, and on a quiet topic fills the timeline from those candidates and from older posts never
+/// read before, never from what was shown.
+struct RefresherEconomyTests {
+    private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
+
+    private static func refresher(_ directory: URL, x: SimulatedX, entries: Int, maxTries: Int = 1) -> Refresher {
+        Refresher(
+            store: CacheStore(directory: directory),
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
+        ) {
+            Refresher.Connection(
+                client: XClient(configuration: .init(maxTries: maxTries), transport: x, sleep: { _ in }),
+                images: ImageFetcher(transport: x)
+            )
+        }
+    }
+
+    private static func refreshed(_ outcome: Refresher.Outcome) throws -> Manifest {
+        guard case .refreshed(let manifest, _) = outcome else { throw KFeedError(.io, "expected a refresh") }
+        return manifest
+    }
+
+    /// The posts a timeline showed before its reload: the last entry begins as the next timeline replaces it.
+    private static func shown(_ manifest: Manifest) -> [String] {
+        manifest.entries.filter { $0.date < manifest.reloadAfter ?? .distantFuture }.map(\.tweetID)
+    }
+
+    @Test func theNextRefreshContinuesFromTheNewestPostRead() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            let refresher = Self.refresher(directory, x: x, entries: 24)
+            let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+            #expect(first.entries.count == 24)
+            let firstSearch = try #require(x.searchParameters.first)
+            #expect(firstSearch["since_id"] == nil)
+            #expect(firstSearch["max_results"] == "30")
+            let newestRead = try #require(refresher.store.state()?.sinceID)
+
+            let reload = try #require(first.reloadAfter)
+            x.now = reload
+            let second = try Self.refreshed(try await refresher.refresh(now: reload))
+            #expect(second.entries.count == 24)
+            let later = Array(x.searchParameters.dropFirst(x.searchParameters.count > 2 ? 2 : 1))
+            #expect(later.first?["since_id"] == newestRead)
+            // Usable posts the first refresh read and did not show stand in for the margin.
+            #expect(Int(later.first?["max_results"] ?? "") ?? 100 < 30)
+            #expect(Set(second.entries.map(\.tweetID)).isDisjoint(with: Self.shown(first)))
+            #expect(x.days.last?.postsRead ?? 100 <= 30)
+        }
+    }
+
+    @Test func aQuietTopicIsFilledFromCandidatesAndOlderPostsNeverFromRepeats() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            // Eight new posts a day for a timeline of six entries an hour apart.
+            let x = SimulatedX(start: Self.t0, postsPerDay: 8)
+            let refresher = Self.refresher(directory, x: x, entries: 6)
+            var shown: Set<String> = []
+            var now = Self.t0
+            for _ in 0..<4 {
+                x.now = now
+                let manifest = try Self.refreshed(try await refresher.refresh(now: now))
+                #expect(manifest.entries.count == 6)
+                #expect(Set(manifest.entries.map(\.tweetID)).isDisjoint(with: shown))
+                shown.formUnion(Self.shown(manifest))
+                now = try #require(manifest.reloadAfter)
+            }
+            // Days after the first read further back than anything read before: no post is read twice.
+            #expect(x.searchParameters.contains { $0["until_id"] != nil && $0["since_id"] == nil })
+            #expect(x.postsReturned.count == Set(x.postsReturned).count)
+            #expect(refresher.store.data(at: CacheStore.candidatesName) != nil)
+        }
+    }
+
+    @Test func aFailingAPIIsAskedOncePerRunAfterTheFirstFailure() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            x.isFailing = true
+            let refresher = Self.refresher(directory, x: x, entries: 24, maxTries: 3)
+            var now = Self.t0
+            var runs = 0
+            while now < Self.t0.addingTimeInterval(86_400) {
+                x.now = now
+                if case .notDue = try? await refresher.refresh(now: now) {} else { runs += 1 }
+                now.addTimeInterval(900)
+            }
+            // 15 min doubling to 6 h: runs at 0, 15 min, 45 min, 1 h 45, 3 h 45, 7 h 45, 13 h 45, 19 h 45.
+            #expect(runs == 8)
+            // Three tries in the first run, one in each run after it.
+            #expect(x.days.reduce(0) { $0 + $1.requests } == runs + 2)
+        }
+    }
+}

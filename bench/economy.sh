@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# What refreshes cost X's bill: `kfeed refresh` from a simulated cron every 15 minutes for HOURS (default 48)
+# against a simulated X, in process (kfeed-bench economy; Sources/kfeed-bench/EconomyBench.swift). Prints search
+# requests and distinct posts read per UTC day for a busy topic, a quiet one, the busy one without memory, and a
+# failing API; exits 1 when a goal is missed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch="${KFEED_BENCH_SCRATCH:-.build}"
+swift build -c release --scratch-path "$scratch" --product kfeed-bench >&2
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+
+echo "==================== kfeed economy (posts read) ===================="
+"$binary" economy "$@"
+echo "===================================================================="
