@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli bench-renders bench-economy
+bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve
 
 bench-transport:
 	bash bench/transport.sh
@@ -23,6 +23,9 @@ bench-renders:
 
 bench-economy:
 	bash bench/economy.sh
+
+bench-serve:
+	bash bench/serve.sh
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests

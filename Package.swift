@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -9,7 +9,15 @@ let package = Package(
         .executable(name: "kfeed", targets: ["kfeed"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `kfeed serve` only. No default traits: they would add swift-configuration to every build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        // Already built for Hummingbird; named because KFeedServe uses them directly (port, signals, logger).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // libcurl's headers only: the library itself is opened on first use (see Sources/CKFeedCurl/shim.h),
@@ -39,8 +47,24 @@ let package = Package(
         // dithering) are ~30× slower and the tests decode hundreds of images.
         .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"]),
         .target(
+            name: "KFeedServe",
+            dependencies: [
+                "KFeed",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "KFeedCLI",
-            dependencies: ["KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["KFeed", "KFeedServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "kfeed",

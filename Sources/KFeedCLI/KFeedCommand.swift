@@ -10,6 +10,7 @@ public struct KFeedCommand: AsyncParsableCommand {
         version: KFeedVersion.version,
         subcommands: [
             TimelineCommand.self, RefreshCommand.self, CurrentCommand.self, QueryCommand.self, PreviewCommand.self,
+            ServeCommand.self,
         ]
     )
 

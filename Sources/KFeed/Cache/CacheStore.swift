@@ -38,8 +38,8 @@ public struct CacheStore: Sendable {
     /// The event log's name.
     public static let logName = "kfeed.log"
     static let lockName = ".lock"
-    /// The subdirectories kfeed writes.
-    static let subdirectories = ["images", "avatars", "renders"]
+    /// The subdirectories kfeed writes (images, avatars, renders).
+    package static let subdirectories = ["images", "avatars", "renders"]
 
     /// Creates the owner of `directory` (nothing is read or created yet).
     public init(directory: URL) {
@@ -62,6 +62,11 @@ public struct CacheStore: Sendable {
     /// The placeholder image of `size`.
     public static func placeholderPath(size: ImageSize) -> String {
         "placeholder-\(size.width)x\(size.height).jpg"
+    }
+
+    /// Whether `name` is a top-level placeholder's name (`placeholder-….jpg`), of whatever size.
+    package static func isPlaceholderPath(_ name: String) -> Bool {
+        name.hasPrefix("placeholder-") && name.hasSuffix(".jpg")
     }
 
     /// The display render of `mediaKey` for profile `profile`, with the file extension `fileExtension`.
@@ -206,7 +211,7 @@ public struct CacheStore: Sendable {
         var removed = 0
         for name in files.names(in: nil) {
             let isLeftover = name.hasPrefix(".tmp-") || name.hasPrefix(CacheDirectory.probePrefix)
-            let isOldPlaceholder = name.hasPrefix("placeholder-") && name.hasSuffix(".jpg") && !keep.contains(name)
+            let isOldPlaceholder = Self.isPlaceholderPath(name) && !keep.contains(name)
             if (isLeftover || isOldPlaceholder) && files.remove(name) { removed += 1 }
         }
         for directory in Self.subdirectories {

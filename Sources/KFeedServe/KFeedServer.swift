@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import KFeed
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// `kfeed serve`: the cache over HTTP for widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).
+public enum KFeedServer {
+    /// Listens, answers until SIGTERM or SIGINT, then stops accepting, finishes in-flight answers (at most
+    /// `shutdownTimeout`) and returns.
+    /// - Parameters:
+    ///   - configuration: what to serve, where and to whom.
+    ///   - onListening: called once with the address bound (the real port when 0 was asked for).
+    /// - Throws: `KFeedError` `.configuration` when the address cannot be bound.
+    public static func run(
+        _ configuration: ServeConfiguration,
+        onListening: @escaping @Sendable (ListenAddress) -> Void
+    ) async throws {
+        let cache = ServedCache(directory: configuration.cacheDirectory, log: configuration.warn)
+        _ = cache.current()
+        let responder = ServeResponder(
+            cache: cache,
+            key: configuration.key.flatMap(AccessKey.init),
+            signer: URLSigner(),
+            settings: configuration
+        )
+        var logger = Logger(label: "kfeed-serve") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = .critical
+        let timeout = configuration.headerTimeout.components
+        let app = Application(
+            responder: responder,
+            server: HTTPServerBuilder { handler in
+                ServeChannel(responder: handler, immediate: responder, idleTimeout: .seconds(max(1, timeout.seconds)))
+            },
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                serverName: "kfeed",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+            ),
+            onServerRunning: { channel in
+                var address = configuration.listen
+                if let port = channel.localAddress?.port { address.port = port }
+                configuration.boundAddress.withLock { $0 = address }
+                onListening(address)
+            },
+            logger: logger
+        )
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        if let refresh = configuration.refresh {
+            services.append(
+                .init(
+                    service: RefreshService(refresh: refresh, interval: configuration.refreshCheckInterval),
+                    successTerminationBehavior: .ignore,
+                    failureTerminationBehavior: .ignore
+                )
+            )
+        }
+        var group = ServiceGroupConfiguration(
+            services: services,
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        group.maximumCancellationDuration = .seconds(1)
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as KFeedError {
+            throw error
+        } catch {
+            throw KFeedError(
+                .configuration,
+                "cannot listen on \(configuration.listen): \(error); choose another --listen address",
+                underlying: error
+            )
+        }
+    }
+}

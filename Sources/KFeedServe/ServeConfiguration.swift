@@ -1,0 +1,74 @@
+public import Foundation
+
+/// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
+public struct ServeConfiguration: Sendable {
+    /// The cache directory served.
+    public var cacheDirectory: URL
+    /// Where to listen; port 0 picks a free port.
+    public var listen: ListenAddress
+    /// The key every request must carry (`--key-file`); nil serves anyone who can connect (loopback only).
+    public var key: String?
+    /// TRMNL device IDs (MAC addresses, `AA:BB:…`) that `/api/setup` hands the key to.
+    public var trmnlDevices: Set<String>
+    /// The display profiles `?profile=` may ask for; nil: any the manifest names.
+    public var profiles: Set<String>?
+    /// The clock: the instant each request is answered for.
+    public var now: @Sendable () -> Date
+    /// The zone `/` and `/widget` show times in.
+    public var timeZone: TimeZone
+    /// Whether to log a line per request.
+    public var isVerbose: Bool
+    /// Receives verbose lines (per request, TRMNL device reports); never given a key.
+    public var log: @Sendable (String) -> Void
+    /// Receives lines that are always shown (a refused TRMNL setup, a refresh failure).
+    public var warn: @Sendable (String) -> Void
+    /// The most connections open at once; more wait in the backlog.
+    public var maxConnections: Int
+    /// How long a connection may take to send a request's headers, and stay idle between requests.
+    public var headerTimeout: Duration
+    /// The longest graceful shutdown takes before in-flight answers are cut.
+    public var shutdownTimeout: Duration
+    /// Runs a refresh when due (`--refresh`); called at start and then every `refreshCheckInterval`.
+    public var refresh: (@Sendable () async -> Void)?
+    /// How often `refresh` is called.
+    public var refreshCheckInterval: Duration
+
+    /// The address actually bound (its port when `listen.port` is 0), once listening.
+    let boundAddress: Locked<ListenAddress>
+
+    /// Creates a configuration.
+    public init(
+        cacheDirectory: URL,
+        listen: ListenAddress = .default,
+        key: String? = nil,
+        trmnlDevices: Set<String> = [],
+        profiles: Set<String>? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
+        timeZone: TimeZone = .current,
+        isVerbose: Bool = false,
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        warn: @escaping @Sendable (String) -> Void = { _ in },
+        maxConnections: Int = 512,
+        headerTimeout: Duration = .seconds(5),
+        shutdownTimeout: Duration = .seconds(4),
+        refresh: (@Sendable () async -> Void)? = nil,
+        refreshCheckInterval: Duration = .seconds(60)
+    ) {
+        self.cacheDirectory = cacheDirectory
+        self.listen = listen
+        self.key = key
+        self.trmnlDevices = Set(trmnlDevices.map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
+        self.profiles = profiles
+        self.now = now
+        self.timeZone = timeZone
+        self.isVerbose = isVerbose
+        self.log = log
+        self.warn = warn
+        self.maxConnections = maxConnections
+        self.headerTimeout = headerTimeout
+        self.shutdownTimeout = shutdownTimeout
+        self.refresh = refresh
+        self.refreshCheckInterval = refreshCheckInterval
+        self.boundAddress = Locked(listen)
+    }
+}

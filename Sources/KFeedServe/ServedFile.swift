@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// One file of a generation, read into memory when the generation was loaded, with its validators.
+struct ServedFile: Sendable {
+    /// The bytes.
+    var bytes: ByteBuffer
+    /// The media type, from the extension.
+    var contentType: String
+    /// A strong entity tag: a 64-bit FNV-1a hash of the bytes and their length, quoted.
+    var etag: String
+    /// The file's modification time.
+    var modified: Date
+    /// `Content-Type`, `ETag` and `Last-Modified`, made once when the file is loaded.
+    var headers: HTTPFields
+
+    /// Wraps bytes read from the cache.
+    init(bytes: [UInt8], path: String, modified: Date) {
+        self.bytes = ByteBuffer(bytes: bytes)
+        self.contentType = Self.contentType(forPath: path)
+        self.etag = Self.etag(for: bytes)
+        self.modified = modified
+        self.headers = [
+            .contentType: contentType, .eTag: etag, .lastModified: HTTPDate.string(from: modified),
+        ]
+    }
+
+    /// A strong entity tag for `bytes`.
+    static func etag(for bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var count = 0
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            count += 1
+        }
+        return "\"\(String(hash, radix: 16))-\(String(count, radix: 16))\""
+    }
+
+    /// The media type of a file the cache holds, by its extension.
+    static func contentType(forPath path: String) -> String {
+        switch path.split(separator: ".").last?.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "bmp": "image/bmp"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+}

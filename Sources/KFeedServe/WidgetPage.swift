@@ -1,0 +1,122 @@
+import Foundation
+import KFeed
+
+/// `/widget`: the current entry as one full-screen picture, like the seed iOS widget: the image filling the
+/// viewport (cover), the author's round avatar, name and `@username` and the entry's hour over it.
+///
+/// No script (the preview page's Content-Security-Policy); the page reloads itself when the entry ends
+/// (`<meta http-equiv="refresh">`), and carries the meta tags that make it a phone home-screen web app. Usable in
+/// a Home Assistant webpage card or a MagicMirror iframe. All text from outside is HTML-escaped.
+struct WidgetPage {
+    /// The entry shown; nil when no entry covers now.
+    var entry: Manifest.Entry?
+    /// Seconds until the page should reload (the entry's end), at least 1.
+    var reloadAfter: Int
+    /// The zone the hour is shown in.
+    var timeZone: TimeZone
+    /// Turns a path the manifest names into the URL the page uses (relative, signed when a key is required).
+    var link: (String) -> String
+
+    /// The whole document.
+    var html: String {
+        var body: String
+        var title = "kfeed"
+        if let entry {
+            let username = Sanitized.excerpt(entry.author.username, limit: 64)
+            let name = Sanitized.excerpt(entry.author.name, limit: 80)
+            let handle = username.isEmpty ? "" : "@\(username)"
+            title = handle.isEmpty ? "kfeed" : "kfeed · \(handle)"
+            let alt = Sanitized.excerpt(entry.media.altText ?? entry.text, limit: 200)
+            let picture = entry.image.map {
+                "<img class=\"picture\" src=\"\(escape(link($0)))\" alt=\"\(escape(alt))\">"
+            }
+            let avatar = entry.author.avatar.map {
+                "<img class=\"avatar\" src=\"\(escape(link($0)))\" alt=\"\" width=\"48\" height=\"48\">"
+            }
+            body = picture ?? "<div class=\"picture missing\"></div>"
+            if let link = Self.postLink(entry.url) {
+                body = "<a class=\"post\" href=\"\(escape(link))\" rel=\"noopener noreferrer\">\(body)</a>"
+            }
+            body += "\n<div class=\"caption\">"
+            body += avatar ?? ""
+            body += "<div class=\"who\"><span class=\"name\">\(escape(name.isEmpty ? handle : name))</span>"
+            body += "<span class=\"username\">\(escape(handle))</span></div>"
+            body += "<time class=\"hour\" datetime=\"\(InstantFormat.string(from: entry.date))\">"
+            body += "\(Self.hour(entry.date, in: timeZone))</time></div>"
+            if entry.placeholder {
+                body +=
+                    "\n<p class=\"reason\">\(escape(Sanitized.excerpt(entry.placeholderReason ?? "", limit: 120)))</p>"
+            }
+        } else {
+            body = "<p class=\"empty\">No picture for now: the timeline has no entry for this hour.</p>"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(PreviewPage.contentSecurityPolicy)">
+            <meta http-equiv="refresh" content="\(max(1, reloadAfter))">
+            <meta name="referrer" content="no-referrer">
+            <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+            <meta name="apple-mobile-web-app-capable" content="yes">
+            <meta name="mobile-web-app-capable" content="yes">
+            <meta name="apple-mobile-web-app-status-bar-style" content="black-translucent">
+            <meta name="apple-mobile-web-app-title" content="kfeed">
+            <meta name="theme-color" content="#000000">
+            <meta name="color-scheme" content="dark">
+            <title>\(escape(title))</title>
+            <style>
+            \(Self.styleSheet)
+            </style>
+            </head>
+            <body>
+            <main class="widget">
+            \(body)
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    private func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
+
+    /// `https://x.com/…` (or twitter.com) links only.
+    static func postLink(_ url: URL) -> String? {
+        guard url.scheme == "https", let host = url.host?.lowercased(),
+            ["x.com", "twitter.com", "www.x.com", "mobile.x.com"].contains(host)
+        else { return nil }
+        return url.absoluteString
+    }
+
+    /// `HH:MM` of `date` in `zone` (24-hour), by arithmetic on the zone's offset (no formatter, no ICU).
+    static func hour(_ date: Date, in zone: TimeZone) -> String {
+        let local = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: date))
+        let minutes = ((local % 86_400) + 86_400) % 86_400 / 60
+        let hours = minutes / 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
+    }
+
+    private static let styleSheet = """
+        html, body { margin: 0; height: 100%; background: #000; color: #fff; overflow: hidden;
+          font: 15px/1.25 -apple-system, system-ui, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR",
+          "Apple SD Gothic Neo", sans-serif; }
+        .widget { position: fixed; inset: 0; }
+        .post { display: block; width: 100%; height: 100%; }
+        .picture { display: block; width: 100%; height: 100%; object-fit: cover; }
+        .missing { background: #222; }
+        .caption { position: absolute; left: 0; right: 0; bottom: 0; display: flex; align-items: center; gap: 10px;
+          padding: 28px max(14px, env(safe-area-inset-right)) max(14px, env(safe-area-inset-bottom))
+          max(14px, env(safe-area-inset-left));
+          background: linear-gradient(to top, rgba(0, 0, 0, .72), rgba(0, 0, 0, .38) 60%, transparent); }
+        .avatar { width: 48px; height: 48px; border-radius: 50%; object-fit: cover; flex: none;
+          box-shadow: 0 0 0 2px rgba(255, 255, 255, .85); }
+        .who { display: flex; flex-direction: column; min-width: 0; flex: 1; text-shadow: 0 1px 2px #000; }
+        .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .username { opacity: .85; font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .hour { font-weight: 600; font-variant-numeric: tabular-nums; text-shadow: 0 1px 2px #000; }
+        .reason { position: absolute; top: 40%; left: 0; right: 0; text-align: center; opacity: .8; }
+        .empty { position: absolute; top: 45%; left: 0; right: 0; text-align: center; padding: 0 20px; }
+        """
+}

@@ -1,0 +1,107 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A `kfeed serve` process started from the built binary, with the port read from its one start-up line.
+///
+/// `@unchecked Sendable`: `process` is only started in `start` and signalled or waited on afterwards, which
+/// `Process` allows from any thread.
+final class RunningServer: @unchecked Sendable {
+    let process: Process
+    /// The port it listens on.
+    let port: Int
+    /// The start-up line.
+    let line: String
+    private let home: TemporaryDirectory
+    private let errorFile: URL
+
+    /// `http://127.0.0.1:PORT`.
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// What the server printed on stderr so far.
+    var stderr: String {
+        (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+    }
+
+    private init(process: Process, port: Int, line: String, home: TemporaryDirectory, errorFile: URL) {
+        self.process = process
+        self.port = port
+        self.line = line
+        self.home = home
+        self.errorFile = errorFile
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        home.remove()
+    }
+
+    /// Starts `kfeed serve arguments…` (add `--listen 127.0.0.1:0`) and waits (≤ 30 s) for its start-up line.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunningServer {
+        let home = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = KFeedProcess.executable
+        process.arguments = ["serve"] + arguments
+        var env = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC",
+            "HOME": home.url.path, "XDG_CACHE_HOME": home.url.path,
+        ]
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.currentDirectoryURL = home.url
+        let out = Pipe()
+        let errorFile = home.url.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let line = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var bytes: [UInt8] = []
+                let handle = out.fileHandleForReading
+                while true {
+                    let chunk = handle.readData(ofLength: 1)
+                    if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
+                    bytes += chunk
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        let port = line.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.output.1) }
+        guard let port else {
+            process.waitUntilExit()
+            let error = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            throw ServerFailure(description: "no start-up line (\(process.terminationStatus)): '\(line)' \(error)")
+        }
+        return RunningServer(process: process, port: port, line: line, home: home, errorFile: errorFile)
+    }
+
+    /// Sends `signal` and waits for the exit (≤ 20 s): the status and the seconds it took.
+    func stop(_ signal: Int32 = SIGTERM) async -> (status: Int32, seconds: Double) {
+        let start = ContinuousClock.now
+        kill(process.processIdentifier, signal)
+        let process = self.process
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(20)
+                while process.isRunning && Date() < deadline { usleep(20_000) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        let elapsed = (ContinuousClock.now - start).components
+        return (process.terminationStatus, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    struct ServerFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}

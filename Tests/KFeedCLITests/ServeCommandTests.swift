@@ -1,0 +1,774 @@
+import Foundation
+import KFeed
+import KFeedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `kfeed serve`: the built binary serving a cache made from the bundled sample, on `127.0.0.1:0`, read by real
+/// clients (libcurl, a plain socket for what libcurl would tidy up, headless Chromium).
+@Suite(.timeLimit(.minutes(3)))
+struct ServeCommandTests {
+    private static let key = "s3cret-Key_0123456789"
+
+    // MARK: - Helpers
+
+    private static func get(_ url: String, headers: [HTTPHeader] = []) async throws -> KFeed.HTTPResponse {
+        let transport = try CurlTransport()
+        return try await transport.send(HTTPRequest(url: try #require(URL(string: url)), headers: headers))
+    }
+
+    private static func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Serves `cache` at `now` (moving on in real time) on a free loopback port.
+    private static func serve(
+        _ cache: TemporaryDirectory,
+        now: String = "2026-11-22T10:30:00Z",
+        _ more: [String] = []
+    ) async throws -> RunningServer {
+        try await RunningServer.start(["--cache", cache.url.path, "--listen", "127.0.0.1:0", "--now", now] + more)
+    }
+
+    private static func writeKey(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.url.appendingPathComponent("key").path
+        try Data("\(key)\n".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Replaces `timeline.json` the way a refresh does (temp file, rename), after `edit` changes its JSON.
+    private static func editManifest(in cache: TemporaryDirectory, _ edit: (inout [String: Any]) throws -> Void) throws
+    {
+        let url = cache.url.appendingPathComponent("timeline.json")
+        var json = try self.json(Data(contentsOf: url))
+        try edit(&json)
+        let temporary = cache.url.appendingPathComponent(".tmp-edit")
+        try JSONSerialization.data(withJSONObject: json).write(to: temporary)
+        #expect(rename(temporary.path, url.path) == 0)
+    }
+
+    // MARK: - Endpoints
+
+    @Test func everyEndpointAnswersFromTheCommittedTimeline() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)
+        #expect(server.line == "kfeed: serving \(cache.url.path) at \(server.base)/")
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        let entry = manifest.entries[1]  // 10:00Z covers 10:30Z
+        let image = try #require(entry.image)
+        let avatar = try #require(entry.author.avatar)
+
+        // /current.json: exactly what `kfeed current` prints, plus the URLs, `until` and `refresh_rate`.
+        let current = try await Self.get("\(server.base)/current.json")
+        #expect(current.status == 200)
+        #expect(current[header: "content-type"] == "application/json")
+        var served = try Self.json(current.body)
+        #expect(served["image_url"] as? String == "\(server.base)/\(image)")
+        #expect(served["avatar_url"] as? String == "\(server.base)/\(avatar)")
+        #expect(served["until"] as? String == "2026-11-22T11:00:00Z")
+        let refreshRate = try #require(served["refresh_rate"] as? Int)
+        #expect((1_770...1_800).contains(refreshRate))
+        #expect(current[header: "cache-control"].map { $0.hasPrefix("max-age=") } == true)
+        #expect(current[header: "etag"]?.hasPrefix("\"") == true)
+        #expect(current[header: "last-modified"]?.hasSuffix(" GMT") == true)
+        for key in ["image_url", "avatar_url", "until", "refresh_rate"] { served[key] = nil }
+        let printed = try await KFeedProcess.run([
+            "current", "--cache", cache.url.path, "--now", "2026-11-22T10:30:00Z",
+        ])
+        #expect(printed.status == 0)
+        #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: try Self.json(Data(printed.stdout.utf8))))
+
+        // The image behind image_url, /current.jpg, avatars, the placeholder: the bytes on disk, with validators.
+        let onDisk = try Data(contentsOf: cache.url.appendingPathComponent(image))
+        let picture = try await Self.get("\(server.base)/\(image)")
+        #expect(picture.status == 200 && picture.body == onDisk)
+        #expect(picture[header: "content-type"] == "image/jpeg")
+        #expect(picture[header: "content-length"] == String(onDisk.count))
+        let maxAge = try #require(picture[header: "cache-control"]?.firstMatch(of: /^max-age=(\d+)$/)?.output.1)
+        #expect((1_770...1_800).contains(Int(maxAge) ?? 0))
+        #expect(picture[header: "etag"]?.hasPrefix("\"") == true && picture[header: "last-modified"] != nil)
+        let currentJPEG = try await Self.get("\(server.base)/current.jpg")
+        #expect(currentJPEG.status == 200 && currentJPEG.body == onDisk)
+        #expect(currentJPEG[header: "etag"] == picture[header: "etag"])
+        let avatarAnswer = try await Self.get("\(server.base)/\(avatar)")
+        #expect(avatarAnswer.body == (try Data(contentsOf: cache.url.appendingPathComponent(avatar))))
+        let placeholder = try await Self.get("\(server.base)/placeholder-340x340.jpg")
+        #expect(placeholder.status == 200)
+        #expect(placeholder.body == (try Data(contentsOf: cache.url.appendingPathComponent("placeholder-340x340.jpg"))))
+        #expect((try await Self.get("\(server.base)/placeholder-100x100.jpg")).status == 404)
+
+        // /timeline.json as on disk.
+        let timeline = try await Self.get("\(server.base)/timeline.json")
+        #expect(timeline.status == 200)
+        #expect(timeline.body == (try Data(contentsOf: cache.url.appendingPathComponent("timeline.json"))))
+
+        // /healthz.
+        let health = try await Self.get("\(server.base)/healthz")
+        #expect(health.status == 200)
+        let healthJSON = try Self.json(health.body)
+        #expect(healthJSON["generated_at"] as? String == "2026-11-22T09:00:00Z")
+        #expect(healthJSON["reload_after"] as? String == "2026-11-22T14:00:00Z")
+        #expect(healthJSON.keys.contains("last_error"))
+
+        // TRMNL without renders: a JSON error that says what to do, never the widget JPEG.
+        let display = try await Self.get("\(server.base)/api/display", headers: [HTTPHeader("ID", "AA:BB:CC:00:11:22")])
+        #expect(display.status == 503)
+        let displayJSON = try Self.json(display.body)
+        #expect(displayJSON["status"] as? Int == 503)
+        #expect((displayJSON["error"] as? String)?.contains("--profile trmnl") == true)
+        #expect(displayJSON["image_url"] is NSNull)
+        #expect((try await Self.get("\(server.base)/trmnl/redirect.json")).status == 503)
+
+        // The preview page with links relative to the server, and the widget page.
+        let preview = try await Self.get("\(server.base)/")
+        #expect(preview.status == 200)
+        #expect(preview[header: "content-type"] == "text/html; charset=utf-8")
+        let html = String(decoding: preview.body, as: UTF8.self)
+        #expect(html.components(separatedBy: "<li class=\"card").count - 1 == 6)
+        #expect(html.contains("src=\"\(image)\""))
+        let widget = try await Self.get("\(server.base)/widget")
+        let widgetHTML = String(decoding: widget.body, as: UTF8.self)
+        #expect(widget.status == 200)
+        let reload = try #require(widgetHTML.firstMatch(of: /<meta http-equiv="refresh" content="(\d+)">/)?.output.1)
+        #expect((1_770...1_800).contains(Int(reload) ?? 0))
+        #expect(widgetHTML.contains("<img class=\"picture\" src=\"\(image)\""))
+        #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)\""))
+        #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))
+        #expect(widgetHTML.contains(">\(HTMLEscaping.escape(entry.author.name))</span>"))
+        #expect(widgetHTML.contains("datetime=\"2026-11-22T10:00:00Z\">10:00</time>"))
+        #expect(widgetHTML.contains("apple-mobile-web-app-capable"))
+        #expect(widgetHTML.contains(PreviewPage.contentSecurityPolicy))
+        #expect(!widgetHTML.contains("<script"))
+
+        // Unknown paths.
+        let unknown = try await Self.get("\(server.base)/nothing-here")
+        #expect(unknown.status == 404 && unknown[header: "content-type"] == "application/json")
+        #expect((await server.stop()).status == 0)
+    }
+
+    @Test func noEntryCoveringNowIsAJSONErrorAndNoTimelineIs503() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let late = try await Self.serve(cache, now: "2026-11-23T09:00:00Z")
+        let current = try await Self.get("\(late.base)/current.json")
+        #expect(current.status == 404)
+        #expect(
+            (try Self.json(current.body)["error"] as? String)?.hasPrefix("no entry covers 2026-11-23T09:00") == true
+        )
+        #expect((try await Self.get("\(late.base)/current.jpg")).status == 404)
+        let widget = String(decoding: (try await Self.get("\(late.base)/widget")).body, as: UTF8.self)
+        #expect(widget.contains("No picture for now"))
+        #expect((await late.stop()).status == 0)
+
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        let server = try await Self.serve(empty)
+        let health = try await Self.get("\(server.base)/healthz")
+        #expect(health.status == 503)
+        #expect(try Self.json(health.body)["status"] as? String == "no timeline")
+        #expect((try await Self.get("\(server.base)/current.json")).status == 404)
+        #expect((try await Self.get("\(server.base)/timeline.json")).status == 404)
+        #expect((await server.stop()).status == 0)
+    }
+
+    // MARK: - HTTP
+
+    @Test func headConditionalMethodsAndBodiesFollowHTTP() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)
+        let port = server.port
+
+        let get = try await RawHTTP.request("GET", "/current.jpg", port: port)
+        let head = try await RawHTTP.request("HEAD", "/current.jpg", port: port)
+        #expect(get.status == 200 && head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.headers["content-length"] == String(get.body.count))
+        for name in ["etag", "last-modified", "content-type"] { #expect(head.headers[name] == get.headers[name]) }
+        let etag = try #require(get.headers["etag"])
+
+        let notModified = try await RawHTTP.request(
+            "GET",
+            "/current.jpg",
+            port: port,
+            headers: [("If-None-Match", etag)]
+        )
+        #expect(notModified.status == 304 && notModified.body.isEmpty)
+        #expect(notModified.headers["etag"] == etag)
+        let listed = try await RawHTTP.request(
+            "GET",
+            "/current.jpg",
+            port: port,
+            headers: [("If-None-Match", "\"x\", \(etag)")]
+        )
+        #expect(listed.status == 304)
+        let changed = try await RawHTTP.request(
+            "GET",
+            "/current.jpg",
+            port: port,
+            headers: [("If-None-Match", "\"other\"")]
+        )
+        #expect(changed.status == 200 && changed.body == get.body)
+        let json = try await RawHTTP.request("GET", "/current.json", port: port)
+        let jsonETag = try #require(json.headers["etag"])
+        #expect(
+            (try await RawHTTP.request("GET", "/current.json", port: port, headers: [("If-None-Match", jsonETag)]))
+                .status == 304
+        )
+        let headJSON = try await RawHTTP.request("HEAD", "/current.json", port: port)
+        #expect(
+            headJSON.status == 200 && headJSON.body.isEmpty
+                && headJSON.headers["content-length"] == String(json.body.count)
+        )
+
+        // Pipelined requests are answered in order, whichever path answers each.
+        let jsonRequest = "GET /current.json HTTP/1.1\r\nHost: x\r\n\r\n"
+        let jpeg = "GET /current.jpg HTTP/1.1\r\nHost: x\r\n\r\n"
+        let last = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        for order in [[jsonRequest, jpeg, jpeg, jsonRequest, last], [jpeg, jsonRequest, jpeg, last]] {
+            let raw = String(decoding: try await RawHTTP.pipelined(order, port: port), as: UTF8.self)
+            let types = raw.matches(of: /(?i)content-type: ([a-z\/]+)/).map { String($0.output.1) }
+            let expected = order.map { $0 == jpeg ? "image/jpeg" : "application/json" }
+            #expect(types == expected)
+        }
+
+        for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+            let answer = try await RawHTTP.request(method, "/current.json", port: port)
+            #expect(answer.status == 405, "\(method)")
+            #expect(answer.headers["allow"] == "GET, HEAD", "\(method)")
+        }
+        let getLog = try await RawHTTP.request("GET", "/api/log", port: port)
+        #expect(getLog.status == 405 && getLog.headers["allow"] == "POST")
+
+        let log = try await RawHTTP.request(
+            "POST",
+            "/api/log",
+            port: port,
+            headers: [("Content-Type", "application/json"), ("ID", "AA:BB:CC:00:11:22")],
+            body: Array(#"{"log":{"logs_array":[{"message":"hello"}]}}"#.utf8)
+        )
+        #expect(log.status == 204)
+        let large = try await RawHTTP.request(
+            "POST",
+            "/api/log",
+            port: port,
+            body: [UInt8](repeating: 0x41, count: 70_000)
+        )
+        #expect(large.status == 413)
+        let exact = try await RawHTTP.request(
+            "POST",
+            "/api/log",
+            port: port,
+            body: [UInt8](repeating: 0x41, count: 65_536)
+        )
+        #expect(exact.status == 204)
+        #expect((await server.stop()).status == 0)
+    }
+
+    @Test func requestHeadersThatDribbleInAreCutOff() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)
+        let port = server.port
+        let seconds = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                guard let socket = RawHTTP.connect(port: port, timeoutSeconds: 1) else {
+                    continuation.resume(returning: -1.0)
+                    return
+                }
+                defer { close(socket) }
+                let start = Date()
+                RawHTTP.write(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8), to: socket)
+                // One header byte a second, for at most 15 s: the server must hang up long before.
+                while Date().timeIntervalSince(start) < 15 {
+                    guard RawHTTP.write([UInt8(ascii: "X")], to: socket) else { break }
+                    var byte: UInt8 = 0
+                    let count = recv(socket, &byte, 1, 0)
+                    if count == 0 { break }  // closed
+                    if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { break }
+                }
+                continuation.resume(returning: Date().timeIntervalSince(start))
+            }
+        }
+        #expect(seconds > 0 && seconds < 10, "the connection stayed open \(seconds) s")
+        // The server still answers others.
+        #expect((try await RawHTTP.request("GET", "/healthz", port: port)).status == 200)
+        #expect((await server.stop()).status == 0)
+    }
+
+    // MARK: - What is served
+
+    @Test func nothingButWhatTheManifestsNameIsServed() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        try Data("secret".utf8).write(to: cache.url.appendingPathComponent(".lock"))
+        try Data().write(to: cache.url.appendingPathComponent("images/unnamed.jpg"))
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+
+        // The generation the server loads has an image that is a symlink to a file outside, one that is a symlink
+        // to state.json, a renders directory that is a symlink, and an entry naming ../state.json.
+        let first = try #require(manifest.entries[0].image)
+        let second = try #require(manifest.entries[1].image)
+        try FileManager.default.removeItem(at: cache.url.appendingPathComponent(first))
+        #expect(symlink("/etc/passwd", cache.url.appendingPathComponent(first).path) == 0)
+        try FileManager.default.removeItem(at: cache.url.appendingPathComponent(second))
+        #expect(symlink("../state.json", cache.url.appendingPathComponent(second).path) == 0)
+        let outside = try TemporaryDirectory()
+        defer { outside.remove() }
+        try Data("outside".utf8).write(to: outside.url.appendingPathComponent("x-trmnl.png"))
+        // A refresh creates renders/ (empty without a profile); the symlink takes its place.
+        try FileManager.default.removeItem(at: cache.url.appendingPathComponent("renders"))
+        #expect(symlink(outside.url.path, cache.url.appendingPathComponent("renders").path) == 0)
+        try Self.editManifest(in: cache) { json in
+            var entries = try #require(json["entries"] as? [[String: Any]])
+            entries[2]["renders"] = ["trmnl": "renders/x-trmnl.png"]
+            entries[3]["image"] = "../state.json"
+            json["entries"] = entries
+        }
+        let server = try await Self.serve(cache)
+        let port = server.port
+        let paths = [
+            "/state.json", "/kfeed.log", "/.lock", "/preview.html", "/../state.json", "/images/../state.json",
+            "/images/%2e%2e/state.json", "/images/..%2fstate.json", "/images/", "/images", "/avatars/", "/renders/",
+            "//etc/passwd", "/images/unnamed.jpg", "/timeline.json/..", "/%2e%2e/%2e%2e/etc/passwd",
+            "/images/\(manifest.entries[2].image?.split(separator: "/").last ?? "")/..", "/IMAGES/x.jpg",
+        ]
+        for path in paths {
+            let answer = try await RawHTTP.request("GET", path, port: port)
+            #expect(answer.status == 404 || answer.status == 400, "\(path) → \(answer.status)")
+            #expect(!answer.text.contains("secret") && !answer.text.contains("reload_after"), "\(path)")
+        }
+
+        for path in [first, second, "renders/x-trmnl.png"] {
+            let answer = try await RawHTTP.request("GET", "/\(path)", port: port)
+            #expect(answer.status == 404, "\(path) → \(answer.status): \(answer.text.prefix(80))")
+        }
+        let third = try #require(manifest.entries[2].image)
+        #expect((try await RawHTTP.request("GET", "/\(third)", port: port)).status == 200)
+        #expect((try await RawHTTP.request("GET", "/state.json", port: port)).status == 404)
+        #expect((await server.stop()).status == 0)
+    }
+
+    // MARK: - The key
+
+    @Test func aKeyIsRequiredInOneOfThreePlacesAndNeverEchoed() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let keyFile = try Self.writeKey(in: cache)
+        let server = try await Self.serve(
+            cache,
+            ["--key-file", keyFile, "-v", "--trmnl-device", "aa:bb:cc:dd:ee:ff"]
+        )
+        let base = server.base
+        let key = Self.key
+
+        let none = try await Self.get("\(base)/current.json")
+        #expect(none.status == 401)
+        #expect(none[header: "www-authenticate"] == "Bearer realm=\"kfeed\"")
+        #expect(
+            (try await Self.get("\(base)/current.json", headers: [HTTPHeader("Authorization", "Bearer wrong")])).status
+                == 401
+        )
+        #expect((try await Self.get("\(base)/current.json?key=\(key)x")).status == 401)
+        #expect(
+            (try await Self.get("\(base)/current.json", headers: [HTTPHeader("Access-Token", String(key.dropLast()))]))
+                .status == 401
+        )
+        #expect((try await Self.get("\(base)/healthz")).status == 401)
+        #expect((try await Self.get("\(base)/nothing")).status == 401)
+
+        let bearer = try await Self.get("\(base)/current.json", headers: [HTTPHeader("Authorization", "Bearer \(key)")])
+        let token = try await Self.get("\(base)/current.json", headers: [HTTPHeader("Access-Token", key)])
+        let query = try await Self.get("\(base)/current.json?key=\(key)")
+        #expect(bearer.status == 200 && token.status == 200 && query.status == 200)
+        for answer in [bearer, token, query] {
+            #expect(!String(decoding: answer.body, as: UTF8.self).contains(key))
+        }
+
+        // The URLs it hands out are signed per path: they work without the key, for that path only.
+        let current = try Self.json(query.body)
+        let imageURL = try #require(current["image_url"] as? String)
+        let avatarURL = try #require(current["avatar_url"] as? String)
+        #expect(imageURL.contains("?sig="))
+        #expect((try await Self.get(imageURL)).status == 200)
+        #expect((try await Self.get(avatarURL)).status == 200)
+        let signature = try #require(imageURL.split(separator: "?").last)
+        let avatarPath = try #require(avatarURL.split(separator: "?").first)
+        #expect((try await Self.get("\(avatarPath)?\(signature)")).status == 401)
+        #expect((try await Self.get(String(try #require(imageURL.split(separator: "?").first)))).status == 401)
+        #expect((try await Self.get("\(base)/current.json?\(signature)")).status == 401)
+
+        // TRMNL set-up: the key goes to a listed device only.
+        let stranger = try await Self.get("\(base)/api/setup", headers: [HTTPHeader("ID", "11:22:33:44:55:66")])
+        #expect(stranger.status == 404)
+        let strangerJSON = try Self.json(stranger.body)
+        #expect(strangerJSON["api_key"] is NSNull && strangerJSON["status"] as? Int == 404)
+        #expect(!String(decoding: stranger.body, as: UTF8.self).contains(key))
+        let device = try await Self.get("\(base)/api/setup", headers: [HTTPHeader("ID", "AA:BB:CC:DD:EE:FF")])
+        #expect(device.status == 200)
+        let deviceJSON = try Self.json(device.body)
+        #expect(deviceJSON["api_key"] as? String == key && deviceJSON["status"] as? Int == 200)
+        #expect((deviceJSON["friendly_id"] as? String)?.count == 6)
+        #expect((try await Self.get("\(base)/api/display", headers: [HTTPHeader("Access-Token", key)])).status == 503)
+
+        #expect((await server.stop()).status == 0)
+        let log = server.stderr
+        #expect(log.contains("GET /current.json?… 200"))
+        #expect(log.contains("GET /current.json 401"))
+        #expect(log.contains("refused TRMNL setup for device ID '11:22:33:44:55:66'"))
+        #expect(!log.contains(key) && !log.contains("sig="))
+    }
+
+    @Test func listeningBeyondLoopbackNeedsAKey() async throws {
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        for address in ["0.0.0.0:0", "[::]:0", "192.168.1.10:8787"] {
+            let result = try await KFeedProcess.run(["serve", "--cache", empty.url.path, "--listen", address])
+            #expect(result.status == 78, "\(address)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stderr.contains("needs --key-file"))
+            #expect(result.stdout.isEmpty)
+        }
+        let missing = try await KFeedProcess.run([
+            "serve", "--cache", empty.url.path, "--listen", "0.0.0.0:0", "--key-file", "/nonexistent/key",
+        ])
+        #expect(missing.status == 78)
+        let bad = try await KFeedProcess.run(["serve", "--cache", empty.url.path, "--listen", "somewhere"])
+        #expect(bad.status == 64)
+    }
+
+    // MARK: - TRMNL
+
+    @Test func trmnlDisplayNamesTheRenderAndItsFilenameChangesExactlyWithTheEntry() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        // Renders as the render engineer's refresh will name them (`renders/<media key>-trmnl.png`).
+        try FileManager.default.createDirectory(
+            at: cache.url.appendingPathComponent("renders"),
+            withIntermediateDirectories: true
+        )
+        var renders: [String: Data] = [:]
+        for entry in manifest.entries {
+            let path = "renders/\(entry.media.key)-trmnl.png"
+            renders[path] = Data([0x89, 0x50, 0x4E, 0x47] + Array(entry.media.key.utf8))
+            try renders[path]?.write(to: cache.url.appendingPathComponent(path))
+        }
+        try Self.editManifest(in: cache) { json in
+            var entries = try #require(json["entries"] as? [[String: Any]])
+            for index in entries.indices {
+                entries[index]["renders"] = ["trmnl": "renders/\(manifest.entries[index].media.key)-trmnl.png"]
+            }
+            json["entries"] = entries
+        }
+        let server = try await Self.serve(cache, now: "2026-11-22T10:59:57Z")
+        let headers = [
+            HTTPHeader("ID", "AA:BB:CC:00:11:22"), HTTPHeader("Access-Token", "anything"),
+            HTTPHeader("Refresh-Rate", "900"), HTTPHeader("Battery-Voltage", "4.1"), HTTPHeader("FW-Version", "1.6.2"),
+        ]
+        let before = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
+        let again = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
+        let redirect = try Self.json((try await Self.get("\(server.base)/trmnl/redirect.json")).body)
+        let render = "renders/\(manifest.entries[1].media.key)-trmnl.png"
+        #expect(before["status"] as? Int == 0)
+        #expect(before["image_url"] as? String == "\(server.base)/\(render)")
+        #expect(before["update_firmware"] as? Bool == false && before["reset_firmware"] as? Bool == false)
+        #expect(before["firmware_url"] is NSNull)
+        let rate = try #require(before["refresh_rate"] as? Int)
+        #expect((1...3).contains(rate))
+        let filename = try #require(before["filename"] as? String)
+        #expect(again["filename"] as? String == filename)
+        #expect(
+            redirect["filename"] as? String == filename && redirect["url"] as? String == before["image_url"] as? String
+        )
+        let png = try await Self.get("\(server.base)/\(render)")
+        #expect(png.status == 200 && png.body == renders[render] && png[header: "content-type"] == "image/png")
+        let byProfile = try await Self.get("\(server.base)/current.jpg?profile=trmnl")
+        #expect(byProfile.body == renders[render])
+        #expect((try await Self.get("\(server.base)/current.jpg?profile=inky7")).status == 404)
+
+        // The entry changes at 11:00Z: so does the filename, and refresh_rate is the next hour.
+        try await Task.sleep(for: .seconds(Double(rate) + 0.3))
+        let after = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
+        let next = "renders/\(manifest.entries[2].media.key)-trmnl.png"
+        #expect(after["image_url"] as? String == "\(server.base)/\(next)")
+        #expect(after["filename"] as? String != filename)
+        #expect((3_590...3_600).contains(after["refresh_rate"] as? Int ?? 0))
+        let later = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
+        #expect(later["filename"] as? String == after["filename"] as? String)
+        #expect((await server.stop()).status == 0)
+    }
+
+    // MARK: - In a browser
+
+    @Test(
+        .enabled(
+            if: Chromium.executable != nil,
+            "needs headless Chromium: no chromium or chromium-browser on PATH; run apt-get install -y chromium"
+        )
+    )
+    func chromiumShowsTheWidgetAndThePreviewFromTheServerWithEveryImageDecoded() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let keyFile = try Self.writeKey(in: cache)
+        let server = try await Self.serve(cache, ["--key-file", keyFile])
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        let entry = manifest.entries[1]
+
+        for (page, images) in [("widget", 2), ("", 2 * manifest.entries.count)] {
+            // The DOM Chromium built from the served page (with the key in the URL, as a home-screen bookmark has).
+            let url = "\(server.base)/\(page)?key=\(Self.key)"
+            let dom = try await Chromium.run(["--virtual-time-budget=5000", "--dump-dom", url])
+            #expect(!dom.lowercased().contains("<script"), "\(page)")
+            let sources = dom.matches(of: /<img [^>]*src="([^"]*)"/).map { String($0.output.1) }
+            #expect(sources.count == images, "/\(page): \(sources)")
+            // Every image is fetched with a per-path signature, never the key.
+            #expect(sources.allSatisfy { $0.contains("?sig=") && !$0.contains(Self.key) }, "\(sources)")
+            if page == "widget" {
+                #expect(dom.contains("<img class=\"avatar\""))
+                #expect(dom.contains(">@\(entry.author.username)</span>"))
+                #expect(dom.contains("<span class=\"name\">\(HTMLEscaping.escape(entry.author.name))</span>"))
+                #expect(dom.contains(">10:00</time>"))
+            }
+
+            // Each of those images, loaded by Chromium from the server, decodes to its real size.
+            let report = try await Self.decodeReport(sources.map { "\(server.base)/\($0)" }, in: cache)
+            #expect(report.count == sources.count)
+            for image in report {
+                let expected = image.src.contains("/avatars/") ? ImageSize.avatar : manifest.size
+                #expect(image.naturalWidth == expected.width && image.naturalHeight == expected.height, "\(image.src)")
+            }
+        }
+
+        // A rendering of the widget at a phone's size: the picture fills it (a blank page this size is ~3 KB).
+        let screenshot = cache.url.appendingPathComponent("widget.png")
+        _ = try await Chromium.run([
+            "--screenshot=\(screenshot.path)", "--window-size=390,844", "--virtual-time-budget=5000",
+            "\(server.base)/widget?key=\(Self.key)",
+        ])
+        let png = try Data(contentsOf: screenshot)
+        #expect(Chromium.pngSize(png) == [390, 844])
+        #expect(png.count > 40_000, "a \(png.count)-byte screenshot looks blank")
+        if let keep = ProcessInfo.processInfo.environment["KFEED_KEEP_SCREENSHOT"] {
+            try png.write(to: URL(fileURLWithPath: keep))
+        }
+        #expect((await server.stop()).status == 0)
+    }
+
+    private struct DecodedImage: Decodable {
+        var src: String
+        var naturalWidth: Int
+        var naturalHeight: Int
+    }
+
+    /// Loads `urls` as images in a page of their own in Chromium and returns each one's decoded size.
+    private static func decodeReport(_ urls: [String], in cache: TemporaryDirectory) async throws -> [DecodedImage] {
+        let tags = urls.map { "<img src=\"\($0)\">" }.joined(separator: "\n")
+        let harness = cache.url.appendingPathComponent("images-\(UUID().uuidString).html")
+        let html = """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+            <pre id="report">pending</pre>
+            \(tags)
+            <script>
+            window.addEventListener('load', () => {
+              const images = Array.from(document.images).map(image => ({ src: image.src,
+                naturalWidth: image.naturalWidth, naturalHeight: image.naturalHeight }));
+              document.getElementById('report').textContent = JSON.stringify(images);
+            });
+            </script>
+            </body></html>
+            """
+        try Data(html.utf8).write(to: harness)
+        defer { try? FileManager.default.removeItem(at: harness) }
+        let dom = try await Chromium.run(["--virtual-time-budget=10000", "--dump-dom", harness.absoluteString])
+        let json = try #require(dom.firstMatch(of: /<pre id="report">([^<]*)<\/pre>/)?.output.1, "\(dom)")
+        let text = String(json).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(
+            of: "&amp;",
+            with: "&"
+        )
+        return try JSONDecoder().decode([DecodedImage].self, from: Data(text.utf8))
+    }
+
+    // MARK: - Refresh beside the server
+
+    /// A replay like `sample` whose posts, media keys and so file names differ (ids rewritten), in `directory`.
+    private static func variantReplay(of digit: Character, in directory: TemporaryDirectory) throws -> URL {
+        let fixtures = Fixture.replay("sample").deletingLastPathComponent().deletingLastPathComponent()
+        let root = directory.url.appendingPathComponent("fixtures-\(digit)")
+        let replay = root.appendingPathComponent("replay/variant")
+        try FileManager.default.createDirectory(at: replay, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("images"),
+            to: root.appendingPathComponent("images")
+        )
+        let rewrite = { (text: String) in text.replacingOccurrences(of: "1859170000", with: "18591\(digit)0000") }
+        let routes = try String(
+            contentsOf: Fixture.replay("sample").appendingPathComponent("routes.json"),
+            encoding: .utf8
+        )
+        try Data(rewrite(routes).utf8).write(to: replay.appendingPathComponent("routes.json"))
+        for page in ["recent-search.sample-page1.json", "recent-search.sample-page2.json"] {
+            let text = try String(contentsOf: fixtures.appendingPathComponent(page), encoding: .utf8)
+            try Data(rewrite(text).utf8).write(to: root.appendingPathComponent(page))
+        }
+        return replay
+    }
+
+    @Test(.timeLimit(.minutes(4)))
+    func refreshesBesideTheServerNeverGiveAClientA404APartialOrAnotherGenerationsImage() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let replays = [
+            Fixture.replay("sample"), try Self.variantReplay(of: "8", in: work),
+            try Self.variantReplay(of: "9", in: work),
+        ]
+        let refresh = { (replay: URL, cache: URL) in
+            try await KFeedProcess.run([
+                "refresh", "--force", "--replay", replay.path, "--cache", cache.path, "--now", "2026-11-22T09:00:00Z",
+                "--entries", "6",
+            ])
+        }
+        // Reference: every file each data set's generation names, and which image each post shows.
+        var expectedBytes: [String: Data] = [:]
+        var expectedImage: [String: String] = [:]
+        for (index, replay) in replays.enumerated() {
+            let reference = work.url.appendingPathComponent("reference-\(index)")
+            #expect(try await refresh(replay, reference).status == 0)
+            let manifest = try #require(try CacheStore(directory: reference).manifest())
+            for entry in manifest.entries {
+                for path in [entry.image, entry.author.avatar].compactMap({ $0 }) {
+                    let data = try Data(contentsOf: reference.appendingPathComponent(path))
+                    #expect(expectedBytes[path] == nil || expectedBytes[path] == data, "\(path) differs between sets")
+                    expectedBytes[path] = data
+                }
+                expectedImage[entry.tweetID] = entry.image
+            }
+        }
+        #expect(Set(expectedImage.values).count > 10)
+
+        let live = work.url.appendingPathComponent("live")
+        #expect(try await refresh(replays[0], live).status == 0)
+        let server = try await RunningServer.start([
+            "--cache", live.path, "--listen", "127.0.0.1:0", "--now", "2026-11-22T11:30:00Z",
+        ])
+        let base = server.base
+
+        // Refreshes cycle through the three data sets (each commit sweeps the files two generations old)…
+        let finished = DoneFlag()
+        let refresher = Task {
+            defer { finished.set() }
+            var statuses: [Int32] = []
+            for round in 1...9 { statuses.append(try await refresh(replays[round % 3], live).status) }
+            return statuses
+        }
+        // …while a client keeps reading current.json and then the files it names.
+        var problems: [String] = []
+        var seen: Set<String> = []
+        var rounds = 0
+        let deadline = ContinuousClock.now + .seconds(150)
+        let transport = try CurlTransport()
+        func fetch(_ url: String) async throws -> KFeed.HTTPResponse {
+            try await transport.send(HTTPRequest(url: try #require(URL(string: url))))
+        }
+        while true {
+            if finished.isSet || rounds >= 3_000 || ContinuousClock.now > deadline { break }
+            rounds += 1
+            let current = try await fetch("\(base)/current.json")
+            guard current.status == 200 else {
+                problems.append("current.json \(current.status)")
+                continue
+            }
+            let json = try Self.json(current.body)
+            let tweet = try #require(json["tweet_id"] as? String)
+            seen.insert(tweet)
+            for key in ["image_url", "avatar_url"] {
+                let url = try #require(json[key] as? String)
+                let path = String(url.dropFirst(base.count + 1))
+                if key == "image_url", expectedImage[tweet] != path {
+                    problems.append("post \(tweet) came with \(path), not \(expectedImage[tweet] ?? "-")")
+                }
+                let file = try await fetch(url)
+                if file.status != 200 {
+                    problems.append("\(path): \(file.status)")
+                } else if file.body != expectedBytes[path] {
+                    problems.append("\(path): \(file.body.count) bytes that are not the generation's file")
+                }
+            }
+        }
+        let statuses = try await refresher.value
+        #expect(statuses == Array(repeating: 0, count: 9))
+        #expect(problems.isEmpty, "\(problems.prefix(10)) of \(problems.count) in \(rounds) rounds")
+        #expect(rounds >= 20)
+        #expect(seen.count >= 3, "the client saw \(seen.count) generations' first posts")
+        #expect((await server.stop()).status == 0)
+    }
+
+    @Test func withRefreshTheServerFillsAnEmptyCacheAndKeepsServingOnFailure() async throws {
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        let server = try await RunningServer.start([
+            "--cache", empty.url.path, "--listen", "127.0.0.1:0", "--now", "2026-11-22T09:30:00Z", "--refresh",
+            "--replay", Fixture.replay("sample").path, "--entries", "6",
+        ])
+        var status = 0
+        for _ in 0..<300 {
+            status = (try await Self.get("\(server.base)/healthz")).status
+            if status == 200 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(status == 200)
+        let current = try Self.json((try await Self.get("\(server.base)/current.json")).body)
+        #expect(current["date"] as? String == "2026-11-22T09:30:00Z")
+        #expect((await server.stop()).status == 0)
+
+        // A refresh that fails (the API answers 503) is logged; the last good timeline keeps being served.
+        let failing = try await RunningServer.start([
+            "--cache", empty.url.path, "--listen", "127.0.0.1:0", "--now", "2026-11-22T15:30:00Z", "--refresh",
+            "--replay", Fixture.replay("503").path, "--entries", "6", "--policy", "atEnd",
+        ])
+        var logged = false
+        for _ in 0..<300 {
+            if failing.stderr.contains("refresh failed") {
+                logged = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(logged, "\(failing.stderr)")
+        #expect((try await Self.get("\(failing.base)/timeline.json")).status == 200)
+        #expect((try await Self.get("\(failing.base)/healthz")).status == 200)
+        #expect((await failing.stop()).status == 0)
+    }
+
+    // MARK: - Lifecycle
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalStopsTheServerWithExitZeroWithinFiveSeconds(_ signal: Int32) async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)
+        #expect((try await Self.get("\(server.base)/current.json")).status == 200)
+        // An idle keep-alive connection must not hold the shutdown up.
+        let idle = RawHTTP.connect(port: server.port)
+        defer { if let idle { close(idle) } }
+        let stopped = await server.stop(signal)
+        #expect(stopped.status == 0)
+        #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
+    }
+}
+
+/// Set once by one task, read by another. `@unchecked Sendable`: `value` is only touched under `lock`.
+private final class DoneFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
+}
