@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
             Prints one line with the URL, then answers until SIGTERM or SIGINT. Listening on anything but \
             loopback needs --key-file; requests then carry the key as 'Authorization: Bearer KEY', \
             'Access-Token: KEY' or '?key=KEY'. With --refresh the server also refreshes the cache when due, \
-            like kfeed refresh from cron.
+            like kfeed refresh from cron, rendering each --profile; /api/display shows the trmnl render (or \
+            ?profile=P).
             """
     )
 
@@ -42,12 +43,6 @@ struct ServeCommand: AsyncParsableCommand {
     var refresh = false
 
     @Option(
-        name: .customLong("profile"),
-        help: ArgumentHelp("A display profile ?profile= may ask for (repeatable; default: any).", valueName: "p")
-    )
-    var profiles: [String] = []
-
-    @Option(
         name: .customLong("trmnl-device"),
         help: ArgumentHelp("A TRMNL device ID (MAC) that /api/setup hands the key to (repeatable).", valueName: "id")
     )
@@ -63,6 +58,11 @@ struct ServeCommand: AsyncParsableCommand {
                 "--listen \(listen) accepts other machines, so it needs --key-file PATH (or listen on 127.0.0.1)"
             )
         }
+        if refresh && settings.replay == nil {
+            // A server that will refresh needs the token: say so now (exit 78, which systemd's
+            // RestartPreventExitStatus keeps from restarting) rather than fail every round.
+            _ = try TokenSource.token(tokenFile: settings.tokenFile, environment: feed.environment) { _ in }
+        }
         let verbose = settings.verbosity == .verbose
         let quiet = settings.verbosity == .quiet
         let clock = Self.clock(
@@ -74,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
             listen: listen,
             key: key,
             trmnlDevices: Set(trmnlDevices),
-            profiles: profiles.isEmpty ? nil : Set(profiles),
+            // --profile (or KFEED_PROFILES): what --refresh renders, and the only renders ?profile= may ask for.
+            profiles: settings.profiles.isEmpty ? nil : Set(settings.profiles.map(\.name)),
             now: clock,
             isVerbose: verbose,
             log: { line in if verbose { Console.info(line) } },
@@ -117,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `--refresh`: the one place the server refreshes, through the same assembly as `kfeed refresh`
     /// (`GlobalOptions.feed()` → `Feed.refresher()` → `refresh(now:force:)`): when due, under the same lock; the
-    /// token and transport are made only then. A failure (a missing token included) is logged and the last good
+    /// token (checked once at start-up) and transport are made only then. A failure is logged and the last good
     /// timeline keeps being served.
     private static func refreshing(
         _ feed: Feed,

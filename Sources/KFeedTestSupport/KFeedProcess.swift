@@ -98,15 +98,19 @@ public struct KFeedProcess: Sendable {
 extension KFeedProcess {
     /// A cache refreshed by the built `kfeed` from the bundled sample replay at 2026-11-22T09:00:00Z: `entries`
     /// entries an hour apart (with 6, entry 4 — 13:00Z — is the sample's "not a JPEG" placeholder).
-    /// - Parameter entries: the timeline length.
+    /// - Parameters:
+    ///   - entries: the timeline length.
+    ///   - profiles: display profiles rendered for every entry (`--profile`).
     /// - Returns: the cache directory; the caller removes it.
     /// - Throws: when the process cannot be started, or the refresh fails.
-    public static func sampleCache(entries: Int = 6) async throws -> TemporaryDirectory {
+    public static func sampleCache(entries: Int = 6, profiles: [String] = []) async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        let result = try await run([
-            "refresh", "--replay", Fixture.replay("sample").path, "--cache", directory.url.path,
-            "--now", "2026-11-22T09:00:00Z", "--entries", String(entries),
-        ])
+        let result = try await run(
+            [
+                "refresh", "--replay", Fixture.replay("sample").path, "--cache", directory.url.path,
+                "--now", "2026-11-22T09:00:00Z", "--entries", String(entries),
+            ] + profiles.flatMap { ["--profile", $0] }
+        )
         guard result.status == 0 else {
             directory.remove()
             throw KFeedError(.io, "the sample refresh failed (\(result.status)): \(result.stderr)")
