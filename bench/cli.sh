@@ -32,11 +32,17 @@ cache="$work/cache"
 /usr/bin/time -f '%e %U %S %M' -o "$work/full.time" "$bin/kfeed" refresh --force --cache "$cache" -v 2>"$work/full.log"
 read -r full_wall full_user full_sys full_rss <"$work/full.time"
 full_requests="$(grep -c '^request ' "$work/serve.out")"
+requests_before_render="$full_requests"
+
+# The same refresh with one display profile (24 trmnl renders from the rendition that covers the panel).
+/usr/bin/time -f '%e %U %S %M' -o "$work/render.time" "$bin/kfeed" refresh --force --cache "$work/cache-trmnl" \
+  --profile trmnl -v 2>"$work/render.log"
+read -r render_wall render_user render_sys render_rss <"$work/render.time"
 
 # A sequential client in the same run: one curl fetching every URL the refresh fetched, one after another over
 # one connection (transfers only: no decoding, no files), with the same 100 ms per response.
 urls=()
-while read -r _ target; do urls+=(-o /dev/null "http://127.0.0.1:$port$target"); done < <(grep '^request ' "$work/serve.out")
+while read -r _ target; do urls+=(-o /dev/null "http://127.0.0.1:$port$target"); done < <(grep '^request ' "$work/serve.out" | head -n "$requests_before_render")
 seq_start=$(date +%s%N)
 curl -s -H "Authorization: Bearer benchmark-token" "${urls[@]}"
 seq_wall=$(awk -v ns="$(( $(date +%s%N) - seq_start ))" 'BEGIN { printf "%.2f", ns / 1e9 }')
@@ -68,5 +74,9 @@ echo "    wall ${full_wall} s, CPU $(awk -v u="$full_user" -v s="$full_sys" 'BEG
 grep 'refreshed' "$work/full.log" | sed 's/^/    /'
 echo "    $full_requests responses; a sequential client (curl, one at a time) takes ${seq_wall} s for them:" \
   "kfeed is $(awk -v s="$seq_wall" -v k="$full_wall" 'BEGIN { printf "%.1f", s / k }')× faster (goal ≥ 12×)"
+echo "  the same refresh with --profile trmnl (24 renders):"
+echo "    wall ${render_wall} s (+$(awk -v a="$render_wall" -v b="$full_wall" 'BEGIN { printf "%.2f", a - b }') s)," \
+  "CPU $(awk -v u="$render_user" -v s="$render_sys" 'BEGIN { print u + s }') s, peak RSS $(( render_rss / 1024 )) MiB" \
+  "(+$(( (render_rss - full_rss) / 1024 )) MiB)"
 echo "  host: $(nproc) cores, $(uname -sr)"
 echo "==================================================================="

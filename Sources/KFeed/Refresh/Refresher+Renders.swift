@@ -65,41 +65,45 @@ extension Refresher {
         guard !jobs.isEmpty else { return (manifest, 0) }
 
         // One download per distinct source rendition, all in flight at once.
-        let sources = await withTaskGroup(of: ([URL], ImageFetcher.Download).self) { group in
-            for candidates in Set(jobs.map(\.candidates)) where !candidates.isEmpty {
-                group.addTask { (candidates, await images.download(candidates)) }
-            }
-            var sources: [[URL]: ImageFetcher.Download] = [:]
-            for await (candidates, download) in group { sources[candidates] = download }
-            return sources
-        }
+        // One pipeline per source (download it once, render every profile that needs it, write, let it go); a few
+        // at a time, so that at most that many source pictures are held while the cores render.
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let pipelines = ImageDecodeBudget(capacity: 2 * cores)
+        let renderSlots = ImageDecodeBudget(capacity: cores)
         let budget = ImageDecodeBudget()
-        let slots = ImageDecodeBudget(capacity: max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let renders = try await withThrowingTaskGroup(of: (String, Data).self) { group in
-            for job in jobs {
+        let store = self.store
+        let bySource = Dictionary(grouping: jobs, by: \.candidates)
+        let written = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (candidates, sourceJobs) in bySource {
                 group.addTask {
-                    await slots.reserve(1)
+                    await pipelines.reserve(1)
+                    let source: ImageFetcher.Download =
+                        candidates.isEmpty ? .failure("no picture") : await images.download(candidates)
                     do {
-                        let data = try await Self.render(
-                            job,
-                            source: sources[job.candidates] ?? .failure(job.placeholderReason),
-                            budget: budget
-                        )
-                        await slots.release(1)
-                        return (job.path, data)
+                        for job in sourceJobs {
+                            await renderSlots.reserve(1)
+                            let data: Data
+                            do {
+                                data = try await Self.render(job, source: source, budget: budget)
+                            } catch {
+                                await renderSlots.release(1)
+                                throw error
+                            }
+                            await renderSlots.release(1)
+                            try store.store(data, at: job.path)
+                        }
                     } catch {
-                        await slots.release(1)
+                        await pipelines.release(1)
                         throw error
                     }
+                    await pipelines.release(1)
+                    return sourceJobs.count
                 }
             }
-            var renders: [(String, Data)] = []
-            for try await render in group { renders.append(render) }
-            return renders
+            return try await group.reduce(0, +)
         }
-        for (path, data) in renders { try store.store(data, at: path) }
         try store.syncSubdirectories()
-        return (manifest, renders.count)
+        return (manifest, written)
     }
 
     /// The render of one job: the picture, or the placeholder card when there is none or it does not decode.
