@@ -77,6 +77,35 @@ struct RefresherTests {
         return result
     }
 
+    @Test func theDeadlineCoversTheWholeRefreshNotEachPhase() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            // Every answer takes 300 ms: the search and the images each fit in 500 ms, both together do not.
+            let tiny = Self.tinyJPEG
+            let search = try Fixture.data("recent-search.kpop.json")
+            let transport = StubTransport { request in
+                try await Task.sleep(for: .milliseconds(300))
+                let body = request.url.path == RecentSearchRequest.path ? search : tiny
+                return HTTPResponse(status: 200, body: body, url: request.url)
+            }
+            let refresher = Refresher(
+                store: CacheStore(directory: directory),
+                plan: .init(query: .default, builder: TimelineBuilder(entryCount: 1), size: .small, noRepeatWindow: 0),
+                deadline: .milliseconds(500)
+            ) {
+                Refresher.Connection(
+                    client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
+                    images: ImageFetcher(transport: transport)
+                )
+            }
+            let error = await #expect(throws: KFeedError.self) {
+                try await refresher.refresh(now: Date(timeIntervalSince1970: 1_795_338_000))
+            }
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("did not finish within") == true)
+            #expect(try refresher.store.manifest() == nil)
+        }
+    }
+
     @Test func firstRefreshCommitsManifestImagesAvatarsAndState() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -159,6 +159,7 @@ public struct Refresher: Sendable {
     ///   request, `.lockHeld` (75), the search's errors (recorded in `state.json` with a retry instant), `.io` (74)
     ///   when writing fails; the last good timeline is untouched in every case.
     public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
+        let started = ContinuousClock.now
         if !force {
             let due = dueness(now: now)
             if !due.isDue { return .notDue(until: due.until) }
@@ -198,7 +199,7 @@ public struct Refresher: Sendable {
         let search: XClient.Outcome
         var older: XClient.Outcome?
         do {
-            (search, older) = try await withDeadline { [client, shownPostIDs = history.postIDs] in
+            (search, older) = try await withDeadline(started) { [client, shownPostIDs = history.postIDs] in
                 let newer = try await client.search(
                     plan.query,
                     wanting: builder.entryCount,
@@ -248,11 +249,13 @@ public struct Refresher: Sendable {
         var summary: Summary
         do {
             let filled: Manifest
-            (filled, summary) = try await withDeadline { try await fillImages(of: planned, with: connection.images) }
+            (filled, summary) = try await withDeadline(started) {
+                try await fillImages(of: planned, with: connection.images)
+            }
             let hashes: [String: PerceptualHash]
             let distinct: Manifest
             (distinct, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
-            (manifest, summary.rendered) = try await withDeadline {
+            (manifest, summary.rendered) = try await withDeadline(started) {
                 try await renderDisplays(of: distinct, with: connection.images)
             }
             summary.placeholders = manifest.entries.filter(\.placeholder).count
@@ -380,12 +383,17 @@ public struct Refresher: Sendable {
     }
 
     /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes.
-    private func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// The deadline counts from `started`, the refresh's start, across its phases (search, images, renders).
+    private func withDeadline<T: Sendable>(
+        _ started: ContinuousClock.Instant,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let deadline = self.deadline
+        let remaining = deadline - (ContinuousClock.now - started)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: deadline)
+                try await Task.sleep(for: remaining)
                 return nil
             }
             defer { group.cancelAll() }
