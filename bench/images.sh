@@ -75,7 +75,8 @@ for r in rows:
             ssim[(r[2], r[1])] = (float(r[4]), float(r[6]), r[7])
         continue
     times.setdefault((r[0], r[1]), []).append(tuple(float(v) for v in r[2:6]))
-sizes = sorted({k[1] for k in times}, key=["small", "medium", "large"].index)
+named = ["small", "medium", "large"]
+sizes = sorted({k[1] for k in times}, key=lambda s: (named.index(s) if s in named else len(named), s))
 print()
 print(f"{'size':7} {'tool':6} {'wall s':>7} {'CPU s':>7} {'peak MiB':>9} {'wall/vips':>10} {'wall/floor':>11} {'SSIM mean':>10} {'SSIM min':>9}")
 for size in sizes:
