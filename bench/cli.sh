@@ -39,6 +39,20 @@ requests_before_render="$full_requests"
   --profile trmnl -v 2>"$work/render.log"
 read -r render_wall render_user render_sys render_rss <"$work/render.time"
 
+# The same job for ImageMagick, side by side: the 24 photos the refresh rendered, cover-cropped and dithered to
+# black and white, two processes at a time (as bench/renders.sh does for the whole corpus).
+magick_wall=""
+if command -v convert >/dev/null && convert -version 2>/dev/null | grep -q ImageMagick; then
+  convert -size 1x1 xc:black xc:white +append "$work/palette.png"
+  mkdir -p "$work/magick"
+  ls /tmp/kfeed-corpus/*.jpg | head -n 24 >"$work/photos.txt"
+  magick_start=$(date +%s%N)
+  MAGICK_THREAD_LIMIT=1 xargs -P 2 -I{} sh -c 'convert "$1" -resize 800x480^ -gravity center -extent 800x480 \
+    -dither FloydSteinberg -remap "$2" "$3/$(basename "$1" .jpg).png" 2>/dev/null' _ {} "$work/palette.png" \
+    "$work/magick" <"$work/photos.txt"
+  magick_wall=$(awk -v ns="$(( $(date +%s%N) - magick_start ))" 'BEGIN { printf "%.2f", ns / 1e9 }')
+fi
+
 # A sequential client in the same run: one curl fetching every URL the refresh fetched, one after another over
 # one connection (transfers only: no decoding, no files), with the same 100 ms per response.
 urls=()
@@ -78,5 +92,9 @@ echo "  the same refresh with --profile trmnl (24 renders):"
 echo "    wall ${render_wall} s (+$(awk -v a="$render_wall" -v b="$full_wall" 'BEGIN { printf "%.2f", a - b }') s)," \
   "CPU $(awk -v u="$render_user" -v s="$render_sys" 'BEGIN { print u + s }') s, peak RSS $(( render_rss / 1024 )) MiB" \
   "(+$(( (render_rss - full_rss) / 1024 )) MiB)"
+if [ -n "$magick_wall" ]; then
+  echo "    ImageMagick, the same 24 renders two at a time: ${magick_wall} s; kfeed's added wall is" \
+    "$(awk -v a="$render_wall" -v b="$full_wall" -v m="$magick_wall" 'BEGIN { printf "%.2f", (a - b) / m }')× (goal ≤ 0.5)"
+fi
 echo "  host: $(nproc) cores, $(uname -sr)"
 echo "==================================================================="
