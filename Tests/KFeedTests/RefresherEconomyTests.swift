@@ -78,6 +78,36 @@ struct RefresherEconomyTests {
         }
     }
 
+    @Test func postsReadWithoutAUsableOneAreNotReadAgain() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            // Every post flagged sensitive: billed, unusable.
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: try Fixture.data("recent-search.kpop.json")) as? [String: Any]
+            )
+            let posts = try #require(object["data"] as? [[String: Any]])
+            object["data"] = posts.map { post in post.merging(["possibly_sensitive": true]) { $1 } }
+            let page = try JSONSerialization.data(withJSONObject: object)
+            let transport = StubTransport { HTTPResponse(status: 200, body: page, url: $0.url) }
+            let refresher = Refresher(
+                store: CacheStore(directory: directory),
+                plan: .init(query: .default, builder: TimelineBuilder(entryCount: 4), size: .small)
+            ) {
+                Refresher.Connection(
+                    client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
+                    images: ImageFetcher(transport: transport)
+                )
+            }
+            guard case .noUsablePost = try await refresher.refresh(now: Self.t0) else {
+                Issue.record("expected no usable post")
+                return
+            }
+            let newest = try #require(posts.first?["id"] as? String)
+            #expect(refresher.store.state()?.sinceID == newest)
+            _ = try? await refresher.refresh(now: Self.t0.addingTimeInterval(3_600), force: true)
+            #expect(transport.parameters().last?["since_id"] == newest)
+        }
+    }
+
     @Test func aFailingAPIIsAskedOncePerRunAfterTheFirstFailure() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)

@@ -236,6 +236,8 @@ public struct Refresher: Sendable {
         guard !selection.chosen.isEmpty else {
             let error = KFeedError(.apiResponse, "the search returned no usable post")
             state.recordFailure(error, now: now)
+            // The posts read were billed and none is usable: the next search starts after them.
+            if remembers, let newest = search.results.posts.first?.id { state.sinceID = newest }
             if previous == nil { try store.commit(planned) }
             try store.write(state)
             store.log(
