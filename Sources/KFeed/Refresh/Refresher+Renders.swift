@@ -1,9 +1,8 @@
 import Foundation
 
 extension Refresher {
-    /// One render to make: an entry, a profile, the file and what goes in it.
+    /// One render to make: a profile, the file and what goes in it.
     private struct RenderJob: Sendable {
-        var entry: Int
         var profile: DisplayProfile
         var path: String
         var caption: DisplayCaption?
@@ -52,7 +51,6 @@ extension Refresher {
                     } ?? []
                 jobs.append(
                     RenderJob(
-                        entry: index,
                         profile: profile,
                         path: path,
                         caption: caption,
@@ -64,7 +62,6 @@ extension Refresher {
         }
         guard !jobs.isEmpty else { return (manifest, 0) }
 
-        // One download per distinct source rendition, all in flight at once.
         // One pipeline per source (download it once, render every profile that needs it, write, let it go); a few
         // at a time, so that at most that many source pictures are held while the cores render.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -139,10 +139,12 @@ public struct Refresher: Sendable {
         if manifest.query != plan.query.text || manifest.size != plan.size { return Dueness(isDue: true) }
         // An empty timeline is retried as soon as the back-off allows.
         if manifest.entries.isEmpty { return Dueness(isDue: true) }
-        // A profile asked for that the timeline's entries lack (added to the cron line): render it now.
-        if manifest.entries.contains(where: { entry in plan.profiles.contains { entry.renders?[$0.name] == nil } }) {
-            return Dueness(isDue: true)
+        // A profile asked for that the timeline's entries lack (added to the cron line): render it now. (An entry
+        // whose media key is not valid can have no render file: it never makes the timeline due.)
+        let lacksRender = manifest.entries.contains { entry in
+            Media.isValidKey(entry.media.key) && plan.profiles.contains { entry.renders?[$0.name] == nil }
         }
+        if lacksRender { return Dueness(isDue: true) }
         // `never`: only `--force` refreshes.
         guard let reload = manifest.reloadAfter else { return Dueness(isDue: false) }
         return now >= reload ? Dueness(isDue: true) : Dueness(isDue: false, until: reload)
