@@ -76,25 +76,39 @@ enum ImageBench {
         JPEGThumbnailer.releaseLargeBuffersPromptly()  // as ImageFetcher does in a refresh
         let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
         let budget = options.budgetMiB.map { ImageDecodeBudget(capacity: $0 << 20) } ?? ImageDecodeBudget()
-        let queue = Queue(count: options.files.count)
-        // Largest first, as a refresh would order them: big progressive decodes start early, small ones fill in.
-        let files = options.files.sorted { fileSize($0) > fileSize($1) }
         let size = options.size
         let start = ContinuousClock.now
+        let (files, failures) = try await eachFile(of: options.files, workers: options.workers) { file in
+            let jpeg = try Data(contentsOf: file)
+            let thumbnail = try await thumbnailer.thumbnail(of: jpeg, size: size, budget: budget)
+            let name = file.deletingPathExtension().lastPathComponent + ".jpg"
+            try thumbnail.write(to: output.appendingPathComponent(name))
+        }
+        let elapsed = ContinuousClock.now - start
+        print("kfeed: \(files.count - failures)/\(files.count) thumbnails at \(size) in \(elapsed)")
+        if failures > 0 { throw BenchError("\(failures) files failed") }
+    }
+
+    /// Runs `work` on every file, `workers` at a time, largest file first (as a refresh would order them: big
+    /// progressive decodes start early, small ones fill in); a failure is printed and counted, not thrown.
+    /// - Returns: the files in the order taken, and how many failed.
+    static func eachFile(
+        of files: [URL],
+        workers: Int,
+        _ work: @escaping @Sendable (URL) async throws -> Void
+    ) async throws -> (files: [URL], failures: Int) {
+        let files = files.sorted { fileSize($0) > fileSize($1) }
+        let queue = Queue(count: files.count)
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<options.workers {
+            for _ in 0..<workers {
                 group.addTask {
                     var failures = 0
                     while let index = await queue.take() {
-                        let file = files[index]
-                        let name = file.deletingPathExtension().lastPathComponent + ".jpg"
                         do {
-                            let jpeg = try Data(contentsOf: file)
-                            let thumbnail = try await thumbnailer.thumbnail(of: jpeg, size: size, budget: budget)
-                            try thumbnail.write(to: output.appendingPathComponent(name))
+                            try await work(files[index])
                         } catch {
                             failures += 1
-                            FileHandle.standardError.write(Data("\(file.lastPathComponent): \(error)\n".utf8))
+                            FileHandle.standardError.write(Data("\(files[index].lastPathComponent): \(error)\n".utf8))
                         }
                     }
                     return failures
@@ -102,9 +116,7 @@ enum ImageBench {
             }
             return try await group.reduce(0, +)
         }
-        let elapsed = ContinuousClock.now - start
-        print("kfeed: \(files.count - failures)/\(files.count) thumbnails at \(size) in \(elapsed)")
-        if failures > 0 { throw BenchError("\(failures) files failed") }
+        return (files, failures)
     }
 
     private static func fileSize(_ url: URL) -> Int {

@@ -66,44 +66,17 @@ enum RenderBench {
             try render.data.write(to: output.appendingPathComponent("placeholder.\(render.fileExtension)"))
             return
         }
-        let queue = ImageBench.Queue(count: options.files.count)
-        let files = options.files.sorted { fileSize($0) > fileSize($1) }
         let caption = options.caption
+        let budget = ImageDecodeBudget()
         let start = ContinuousClock.now
-        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<options.workers {
-                group.addTask {
-                    var failures = 0
-                    while let index = await queue.take() {
-                        let file = files[index]
-                        do {
-                            let jpeg = try Data(contentsOf: file)
-                            let render = try await offPool { try renderer.render(photo: jpeg, caption: caption) }
-                            let name = file.deletingPathExtension().lastPathComponent + "." + render.fileExtension
-                            try render.data.write(to: output.appendingPathComponent(name))
-                        } catch {
-                            failures += 1
-                            FileHandle.standardError.write(Data("\(file.lastPathComponent): \(error)\n".utf8))
-                        }
-                    }
-                    return failures
-                }
-            }
-            return try await group.reduce(0, +)
+        let (files, failures) = try await ImageBench.eachFile(of: options.files, workers: options.workers) { file in
+            let jpeg = try Data(contentsOf: file)
+            let render = try await renderer.render(photo: jpeg, caption: caption, budget: budget)
+            let name = file.deletingPathExtension().lastPathComponent + "." + render.fileExtension
+            try render.data.write(to: output.appendingPathComponent(name))
         }
         let elapsed = ContinuousClock.now - start
         print("kfeed: \(files.count - failures)/\(files.count) renders for \(options.profile) in \(elapsed)")
         if failures > 0 { throw ImageBench.BenchError("\(failures) files failed") }
-    }
-
-    /// Runs CPU-bound `work` on a thread of its own, off the cooperative pool.
-    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
-    private static func fileSize(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
     }
 }

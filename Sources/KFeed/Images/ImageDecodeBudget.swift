@@ -1,3 +1,5 @@
+import Foundation
+
 /// A gate for decodes: each decode reserves its share of a capacity before it starts — its estimated working memory
 /// against a byte budget, or one slot against a count of decodes at once.
 ///
@@ -45,6 +47,29 @@ package actor ImageDecodeBudget {
             waiters.remove(at: index)
             reserved += waiter.bytes
             waiter.continuation.resume()
+        }
+    }
+}
+
+extension ImageDecodeBudget {
+    /// Runs `work` while `amount` of the capacity is reserved (bytes of memory, or slots), released when it returns.
+    package nonisolated func holding<T: Sendable>(_ amount: Int, _ work: () async -> T) async -> T {
+        await reserve(amount)
+        let value = await work()
+        await release(amount)
+        return value
+    }
+
+    /// Runs CPU-bound `work` on a thread of its own (off Swift's cooperative pool, which it would otherwise block)
+    /// while `bytes` of the budget are reserved: the one way a decode or a render runs.
+    package nonisolated func detached<T: Sendable, Failure: Error>(
+        reserving bytes: Int,
+        _ work: @escaping @Sendable () -> Result<T, Failure>
+    ) async -> Result<T, Failure> {
+        await holding(bytes) {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: work()) }
+            }
         }
     }
 }

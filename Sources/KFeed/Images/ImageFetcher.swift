@@ -88,16 +88,14 @@ public struct ImageFetcher: Sendable {
             return .failed(reason)
         case .success(let data): body = data
         }
-        await decodeSlots.reserve(1)
-        let outcome: Outcome
-        do {
-            outcome = .image(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
-        } catch {
-            log("image \(job.path): \(error.reason)")
-            outcome = .failed(error.reason)
+        return await decodeSlots.holding(1) { () async -> Outcome in
+            do throws(ImageFailure) {
+                return .image(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
+            } catch {
+                log("image \(job.path): \(error.reason)")
+                return .failed(error.reason)
+            }
         }
-        await decodeSlots.release(1)
-        return outcome
     }
 
     /// A download's body, or why there is none.

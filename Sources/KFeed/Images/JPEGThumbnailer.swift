@@ -91,16 +91,9 @@ public struct JPEGThumbnailer: Sendable {
         -> Data
     {
         let cost = try memoryCost(of: jpeg, size: size)
-        await budget.reserve(cost)
-        let result = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    returning: Result { () throws(ImageFailure) -> Data in try thumbnail(of: jpeg, size: size) }
-                )
-            }
-        }
-        await budget.release(cost)
-        return try result.get()
+        return try await budget.detached(reserving: cost) {
+            Result { () throws(ImageFailure) -> Data in try thumbnail(of: jpeg, size: size) }
+        }.get()
     }
 
     /// The size the picture shows at: its frame's, with the sides swapped when its EXIF orientation turns it.

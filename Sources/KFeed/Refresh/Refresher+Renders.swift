@@ -70,37 +70,40 @@ extension Refresher {
         let budget = ImageDecodeBudget()
         let store = self.store
         let bySource = Dictionary(grouping: jobs, by: \.candidates)
-        let written = try await withThrowingTaskGroup(of: Int.self) { group in
+        let pipelinesDone = await withTaskGroup(of: Result<Int, any Error>.self) { group in
             for (candidates, sourceJobs) in bySource {
                 group.addTask {
-                    await pipelines.reserve(1)
-                    let source: ImageFetcher.Download =
-                        candidates.isEmpty ? .failure("no picture") : await images.download(candidates)
-                    do {
+                    await pipelines.holding(1) {
+                        let source: ImageFetcher.Download =
+                            candidates.isEmpty ? .failure("no picture") : await images.download(candidates)
                         for job in sourceJobs {
-                            await renderSlots.reserve(1)
-                            let data: Data
-                            do {
-                                data = try await Self.render(job, source: source, budget: budget)
-                            } catch {
-                                await renderSlots.release(1)
-                                throw error
+                            let rendered = await renderSlots.holding(1) {
+                                await Self.rendering(job, source: source, budget: budget)
                             }
-                            await renderSlots.release(1)
-                            try store.store(data, at: job.path)
+                            do { try store.store(try rendered.get(), at: job.path) } catch { return .failure(error) }
                         }
-                    } catch {
-                        await pipelines.release(1)
-                        throw error
+                        return .success(sourceJobs.count)
                     }
-                    await pipelines.release(1)
-                    return sourceJobs.count
                 }
             }
-            return try await group.reduce(0, +)
+            return await group.reduce(into: []) { $0.append($1) }
         }
+        let written = try pipelinesDone.reduce(0) { try $0 + $1.get() }
         try store.syncSubdirectories()
         return (manifest, written)
+    }
+
+    /// ``render(_:source:budget:)`` as a result.
+    private static func rendering(
+        _ job: RenderJob,
+        source: ImageFetcher.Download,
+        budget: ImageDecodeBudget
+    ) async -> Result<Data, KFeedError> {
+        do throws(KFeedError) {
+            return .success(try await render(job, source: source, budget: budget))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The render of one job: the picture, or the placeholder card when there is none or it does not decode.

@@ -65,18 +65,9 @@ public struct DisplayRenderer: Sendable {
                 underlying: error
             )
         }
-        await budget.reserve(cost)
-        let result = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    returning: Result { () throws(KFeedError) -> DisplayRender in
-                        try render(photo: jpeg, caption: caption)
-                    }
-                )
-            }
-        }
-        await budget.release(cost)
-        return try result.get()
+        return try await budget.detached(reserving: cost) {
+            Result { () throws(KFeedError) -> DisplayRender in try render(photo: jpeg, caption: caption) }
+        }.get()
     }
 
     /// Bytes a render holds beside the decode: the RGBX canvas and its crisp mask, the luma plane and the blur's
