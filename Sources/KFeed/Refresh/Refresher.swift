@@ -190,8 +190,8 @@ public struct Refresher: Sendable {
 
         // Posts earlier searches read and did not show are still candidates while recent search would return them;
         // X is asked only for posts it has not sent before, and for no more than the candidates leave wanting.
-        let earlier = remembers ? store.candidatePages(for: plan.query.text) : []
-        let pool = Self.items(of: earlier, now: now)
+        let earlier = remembers ? store.candidatePages(for: plan.query.text).map(ReadPage.init) : []
+        let pool = Self.unique(earlier.flatMap { $0.items(at: now) })
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
         let sinceID = remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil
@@ -211,7 +211,7 @@ public struct Refresher: Sendable {
                 // A quiet topic: fewer new posts than entries. Read further back than any post read before (the
                 // pages kept, and the posts shown: a page is dropped only when all its posts were shown).
                 let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
-                let read = Self.postIDs(in: earlier) + shownPostIDs
+                let read = earlier.flatMap(\.postIDs) + shownPostIDs
                 guard missing > 0, sinceID != nil, let oldest = read.min(by: Self.isOlder) else { return (newer, nil) }
                 let older = try await client.search(plan.query, wanting: missing, untilID: oldest) {
                     builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems)
@@ -266,7 +266,8 @@ public struct Refresher: Sendable {
             if remembers {
                 history.record(manifest, hashes: hashes)
                 try store.write(history)
-                let pages = search.pageBodies + earlier + (older?.pageBodies ?? [])
+                let pages =
+                    search.pageBodies.map(ReadPage.init) + earlier + (older?.pageBodies ?? []).map(ReadPage.init)
                 try store.writeCandidatePages(
                     Self.pagesWithCandidates(pages, history: history, now: now),
                     for: plan.query.text
@@ -288,29 +289,13 @@ public struct Refresher: Sendable {
         return .refreshed(manifest, summary)
     }
 
-    /// How far back recent search reaches.
-    static let searchWindow: TimeInterval = 7 * 86_400
     /// The most earlier pages kept as candidates.
     static let maxCandidatePages = 10
-
-    /// The joined posts of `pages` (bodies, newest first) that recent search would still return at `now`.
-    static func items(of pages: [Data], now: Date) -> [FeedItem] {
-        var results = SearchResults()
-        for body in pages { try? results.append(responseBody: body) }
-        return results.feedItems.filter { ($0.post.createdAt ?? now) > now.addingTimeInterval(-searchWindow) }
-    }
 
     /// `items` without repeated posts, first kept.
     static func unique(_ items: [FeedItem]) -> [FeedItem] {
         var seen: Set<String> = []
         return items.filter { seen.insert($0.post.id).inserted }
-    }
-
-    /// The ids of the posts in `pages`.
-    static func postIDs(in pages: [Data]) -> [String] {
-        var results = SearchResults()
-        for body in pages { try? results.append(responseBody: body) }
-        return results.posts.map(\.id)
     }
 
     /// Whether post id `a` is older than `b` (ids are decimal snowflakes: longer is newer).
@@ -322,19 +307,17 @@ public struct Refresher: Sendable {
     /// accepts it (recent search refuses a `since_id` older than its window).
     static func sinceID(_ state: RefreshState, previous: Manifest?, query: RecentSearchQuery, now: Date) -> String? {
         guard let previous, previous.query == query.text,
-            now.timeIntervalSince(previous.generatedAt) < searchWindow - 86_400
+            now.timeIntervalSince(previous.generatedAt) < ReadPage.searchWindow - 86_400
         else { return nil }
         return state.sinceID
     }
 
     /// The pages (newest first) that still hold a post not shown and inside the search window, at most
     /// ``maxCandidatePages``.
-    static func pagesWithCandidates(_ pages: [Data], history: History, now: Date) -> [Data] {
+    static func pagesWithCandidates(_ pages: [ReadPage], history: History, now: Date) -> [Data] {
         let shown = history.postIDs
-        let kept = pages.filter { page in
-            items(of: [page], now: now).contains { !shown.contains($0.post.id) }
-        }
-        return Array(kept.prefix(maxCandidatePages))
+        let kept = pages.filter { page in page.items(at: now).contains { !shown.contains($0.post.id) } }
+        return kept.prefix(maxCandidatePages).map(\.body)
     }
 
     /// The first `builder.entryCount` entries of `filled` whose picture is not the same as one in `shown` or an
