@@ -4,6 +4,7 @@
 # inputs, and every shape here is one the parsers must handle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SCANS=Fixtures/tools/scans  # the scan scripts the progressive fixtures use too
 OUT=Fuzz/corpus
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -32,27 +33,6 @@ picture(sys.argv[1] + "/tall.ppm", 9, 40)
 picture(sys.argv[1] + "/grey.pgm", 24, 17, grey=True)
 PY
 
-cat > "$TMP/spectral.txt" <<'SCANS'
-0,1,2: 0-0, 0, 0;
-0: 1-5, 0, 0;
-2: 1-63, 0, 0;
-1: 1-63, 0, 0;
-0: 6-63, 0, 0;
-SCANS
-cat > "$TMP/dc-per-component.txt" <<'SCANS'
-0: 0-0, 0, 1;
-1: 0-0, 0, 1;
-2: 0-0, 0, 1;
-0: 1-9, 0, 2;
-1: 1-63, 0, 1;
-2: 1-63, 0, 1;
-0: 10-63, 0, 2;
-0: 1-63, 2, 1;
-0,1,2: 0-0, 1, 0;
-1: 1-63, 1, 0;
-2: 1-63, 1, 0;
-0: 1-63, 1, 0;
-SCANS
 
 P="$OUT/progressive"
 cjpeg -quality 75 -sample 2x2 -progressive "$TMP/even.ppm" > "$P/420.jpg"
@@ -61,9 +41,9 @@ cjpeg -quality 75 -sample 2x1 -progressive -restart 1B "$TMP/odd.ppm" > "$P/422-
 cjpeg -quality 75 -sample 1x2 -progressive "$TMP/odd.ppm" > "$P/440-odd.jpg"
 cjpeg -quality 75 -sample 4x1 -progressive "$TMP/tall.ppm" > "$P/411-tall.jpg"
 cjpeg -quality 75 -sample 2x2 -progressive -restart 2B "$TMP/tiny.ppm" > "$P/420-1x1-restart.jpg"
-cjpeg -quality 75 -sample 1x1 -scans "$TMP/spectral.txt" "$TMP/even.ppm" > "$P/spectral-only-444.jpg"
-cjpeg -quality 75 -sample 2x2 -scans "$TMP/dc-per-component.txt" "$TMP/odd.ppm" > "$P/dc-per-component-420.jpg"
-cjpeg -quality 75 -sample 2x2 -restart 1B -scans "$TMP/dc-per-component.txt" "$TMP/odd.ppm" \
+cjpeg -quality 75 -sample 1x1 -scans "$SCANS/spectral.txt" "$TMP/even.ppm" > "$P/spectral-only-444.jpg"
+cjpeg -quality 75 -sample 2x2 -scans "$SCANS/dc-per-component.txt" "$TMP/odd.ppm" > "$P/dc-per-component-420.jpg"
+cjpeg -quality 75 -sample 2x2 -restart 1B -scans "$SCANS/dc-per-component.txt" "$TMP/odd.ppm" \
   > "$P/dc-per-component-420-restart.jpg"
 cjpeg -quality 75 -grayscale -progressive "$TMP/grey.pgm" > "$P/grey.jpg"
 cjpeg -quality 75 -grayscale -progressive -restart 1B "$TMP/grey.pgm" > "$P/grey-restart.jpg"
@@ -77,7 +57,7 @@ cjpeg -quality 75 -grayscale "$TMP/grey.pgm" > "$S/baseline-grey.jpg"
 cjpeg -quality 75 -sample 2x2 -arithmetic "$TMP/even.ppm" > "$S/arithmetic.jpg"
 cjpeg -quality 75 -sample 2x2 -progressive -arithmetic "$TMP/even.ppm" > "$S/progressive-arithmetic.jpg"
 cjpeg -quality 75 -rgb "$TMP/even.ppm" > "$S/rgb.jpg"
-cjpeg -quality 75 -sample 2x2 -scans "$TMP/spectral.txt" -restart 1B "$TMP/even.ppm" > "$S/progressive-restart.jpg"
+cjpeg -quality 75 -sample 2x2 -scans "$SCANS/spectral.txt" -restart 1B "$TMP/even.ppm" > "$S/progressive-restart.jpg"
 cjpeg -quality 75 -sample 2x2 -progressive "$TMP/tiny.ppm" > "$S/progressive-1x1.jpg"
 jpegtran -copy none -progressive "$S/baseline-grey.jpg" > "$S/jpegtran-progressive-grey.jpg"
 head -c 300 "$P/420.jpg" > "$S/truncated.jpg"

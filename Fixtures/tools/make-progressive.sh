@@ -4,6 +4,7 @@
 # jpegtran). The picture: gradients, discs and fine stripes, so that low and high frequencies both matter.
 set -euo pipefail
 OUT=$(cd "$(dirname "$0")/../images/progressive" && pwd)
+SCANS=$(cd "$(dirname "$0")/scans" && pwd)  # scan scripts, shared with Fuzz/make-seeds.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -28,34 +29,11 @@ picture(203, 117).save(sys.argv[1] + "/odd.ppm")
 picture(256, 160).convert("L").save(sys.argv[1] + "/grey.pgm")
 PY
 
-# Spectral selection only, no successive approximation: every coefficient arrives whole in its first pass.
-cat > "$TMP/spectral.txt" <<'SCANS'
-0,1,2: 0-0, 0, 0;
-0: 1-5, 0, 0;
-2: 1-63, 0, 0;
-1: 1-63, 0, 0;
-0: 6-63, 0, 0;
-SCANS
-# One DC scan per component (non-interleaved), with successive approximation on DC and AC.
-cat > "$TMP/dc-per-component.txt" <<'SCANS'
-0: 0-0, 0, 1;
-1: 0-0, 0, 1;
-2: 0-0, 0, 1;
-0: 1-9, 0, 2;
-1: 1-63, 0, 1;
-2: 1-63, 0, 1;
-0: 10-63, 0, 2;
-0: 1-63, 2, 1;
-0,1,2: 0-0, 1, 0;
-1: 1-63, 1, 0;
-2: 1-63, 1, 0;
-0: 1-63, 1, 0;
-SCANS
 
 cjpeg -quality 90 -sample 2x2 -progressive "$TMP/even.ppm" > "$OUT/standard-420.jpg"
 cjpeg -quality 90 -sample 1x1 -progressive "$TMP/even.ppm" > "$OUT/standard-444.jpg"
 cjpeg -quality 90 -sample 2x1 -progressive -restart 3B "$TMP/odd.ppm" > "$OUT/restart-422-odd-size.jpg"
-cjpeg -quality 90 -sample 1x1 -scans "$TMP/spectral.txt" "$TMP/even.ppm" > "$OUT/spectral-only-444.jpg"
-cjpeg -quality 90 -sample 2x2 -scans "$TMP/dc-per-component.txt" "$TMP/odd.ppm" > "$OUT/dc-per-component-420.jpg"
+cjpeg -quality 90 -sample 1x1 -scans "$SCANS/spectral.txt" "$TMP/even.ppm" > "$OUT/spectral-only-444.jpg"
+cjpeg -quality 90 -sample 2x2 -scans "$SCANS/dc-per-component.txt" "$TMP/odd.ppm" > "$OUT/dc-per-component-420.jpg"
 cjpeg -quality 90 -grayscale -progressive "$TMP/grey.pgm" > "$OUT/grayscale.jpg"
 ls -l "$OUT"
