@@ -59,3 +59,22 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 }
+
+extension StubTransport {
+    /// The kpop search fixture (`recent-search.kpop.json`); each of its photos (`/media/GkP00<id>…`) answered by
+    /// `photo(id, request)`, anything else (avatars) with a 96×96 JPEG.
+    public static func kpop(
+        photo: @escaping @Sendable (Int, HTTPRequest) throws -> HTTPResponse
+    ) throws -> StubTransport {
+        let search = try Fixture.data("recent-search.kpop.json")
+        let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 96, height: 96))
+        return StubTransport { request in
+            let path = request.url.path
+            if path == RecentSearchRequest.path { return HTTPResponse(status: 200, body: search, url: request.url) }
+            guard path.hasPrefix("/media/GkP00"), let id = Int(path.dropFirst("/media/GkP00".count).prefix(3)) else {
+                return HTTPResponse(status: 200, body: avatar, url: request.url)
+            }
+            return try photo(id, request)
+        }
+    }
+}

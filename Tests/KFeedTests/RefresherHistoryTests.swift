@@ -12,14 +12,7 @@ struct RefresherHistoryTests {
     /// The kpop search, every photo a picture of its own (seeded by the digits in its URL) unless `sameAs` maps
     /// its id to another's, every avatar a placeholder-sized JPEG.
     private static func transport(sameAs: [Int: Int] = [:]) throws -> StubTransport {
-        let search = try Fixture.data("recent-search.kpop.json")
-        let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 96, height: 96))
-        return StubTransport { request in
-            let path = request.url.path
-            if path == RecentSearchRequest.path { return HTTPResponse(status: 200, body: search, url: request.url) }
-            guard path.hasPrefix("/media/GkP00"), let id = Int(path.dropFirst("/media/GkP00".count).prefix(3)) else {
-                return HTTPResponse(status: 200, body: avatar, url: request.url)
-            }
+        try StubTransport.kpop { id, request in
             let seed = sameAs[id] ?? id
             // A repost is the same picture, encoded again at another size.
             let width = sameAs[id] == nil ? 800 : 600

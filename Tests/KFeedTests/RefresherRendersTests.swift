@@ -12,14 +12,7 @@ struct RefresherRendersTests {
 
     /// The kpop search; photos are distinct JPEGs, except `broken` media ids, which answer 404.
     private static func transport(broken: Set<Int> = []) throws -> StubTransport {
-        let search = try Fixture.data("recent-search.kpop.json")
-        let avatar = JPEGThumbnailer.placeholder(size: ImageSize(width: 96, height: 96))
-        return StubTransport { request in
-            let path = request.url.path
-            if path == RecentSearchRequest.path { return HTTPResponse(status: 200, body: search, url: request.url) }
-            guard path.hasPrefix("/media/GkP00"), let id = Int(path.dropFirst("/media/GkP00".count).prefix(3)) else {
-                return HTTPResponse(status: 200, body: avatar, url: request.url)
-            }
+        try StubTransport.kpop { id, request in
             if broken.contains(id) { return HTTPResponse(status: 404, body: Data(), url: request.url) }
             let pixels = TestJPEG.blocks(seed: id, width: 1200, height: 900)
             return HTTPResponse(
