@@ -195,7 +195,7 @@ struct JPEGThumbnailerTests {
     }
 
     @Test(arguments: [ImageSize.small, .medium, .large, .avatar, ImageSize(width: 100, height: 700)])
-    func outputsAreExactlyTheSizeAsBaseline420WithoutAPP1(size: ImageSize) throws {
+    func outputsAreExactlyTheSizeAsBaseline444WithoutAPP1(size: ImageSize) throws {
         let source = TestJPEG.withOrientation(
             6,
             in: try TestJPEG.jpeg(
@@ -208,7 +208,7 @@ struct JPEGThumbnailerTests {
         let thumbnail = try JPEGThumbnailer().thumbnail(of: source, size: size)
         let decoded = try decode(thumbnail)
         #expect(decoded.header.width == size.width && decoded.header.height == size.height)
-        #expect(decoded.header.isSubsampled420)
+        #expect(decoded.header.subsampling == JPEGEncoder.Subsampling.s444.turboJPEG)  // full colour resolution
         #expect(decoded.structure.process == .baseline)
         #expect(decoded.structure.orientation == .identity)
         let start = try #require(TestJPEG.firstScanOffset(in: thumbnail))

@@ -18,7 +18,6 @@ final class TurboJPEGHandle {
         /// A `TJCS_*` value.
         var colorspace: Int32
 
-        var isSubsampled420: Bool { subsampling == Int32(TJSAMP_420.rawValue) }
 
         var isCMYK: Bool {
             colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
