@@ -2,9 +2,11 @@ import Foundation
 
 /// A separable Lanczos-3 resampler for RGBX images, in `Float`, with the EXIF orientation applied on output.
 ///
-/// The vertical pass runs first, one output row at a time, over contiguous bytes (the compiler vectorises
-/// it); the horizontal pass then works on `SIMD4<Float>` pixels. Weights are precomputed per output row and
-/// column and normalised to sum to 1. Taps are clamped to the crop window, like cropping and then resizing.
+/// The vertical pass runs first, one output row at a time, over contiguous floats (the compiler vectorises
+/// it): each source row of the window is converted to `Float` once, into a ring of the rows the filter spans,
+/// rather than once per output row that reads it. The horizontal pass then works on `SIMD4<Float>` pixels.
+/// Weights are precomputed per output row and column and normalised to sum to 1. Taps are clamped to the crop
+/// window, like cropping and then resizing.
 struct Resampler: Sendable {
     /// A sub-pixel window of the source, in source pixels.
     struct Window: Equatable, Sendable {
@@ -97,54 +99,83 @@ struct Resampler: Sendable {
         let originOffset = (mapping.originY * displayWidth + mapping.originX) * 4
         let source8 = sourceBase.assumingMemoryBound(to: UInt8.self)
 
+        let lanes = max(span, 1) * 4
         let rowBuffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1))
         defer { rowBuffer.deallocate() }
         let row = UnsafeMutableRawPointer(rowBuffer).assumingMemoryBound(to: Float.self)
-        let lanes = span * 4
-        columns.values.withUnsafeBufferPointer { columnWeights in
-            rows.values.withUnsafeBufferPointer { rowWeights in
-                for outputY in 0..<outputHeight {
-                    // Vertical pass: one row of `span` RGBX pixels as Float.
-                    let weightBase = outputY * rows.stride
-                    let top = rows.start[outputY]
-                    let taps = rows.count[outputY]
-                    let firstLine = source8 + (top * sourceWidth + firstColumn) * 4
-                    let firstWeight = rowWeights[weightBase]
-                    for lane in 0..<lanes { row[lane] = firstWeight * Float(firstLine[lane]) }
-                    var tap = 1
-                    while tap + 1 < taps {
-                        let a = source8 + ((top + tap) * sourceWidth + firstColumn) * 4
-                        let b = a + sourceWidth * 4
-                        let weightA = rowWeights[weightBase + tap]
-                        let weightB = rowWeights[weightBase + tap + 1]
-                        for lane in 0..<lanes { row[lane] += weightA * Float(a[lane]) + weightB * Float(b[lane]) }
-                        tap += 2
-                    }
-                    if tap < taps {
-                        let a = source8 + ((top + tap) * sourceWidth + firstColumn) * 4
-                        let weightA = rowWeights[weightBase + tap]
-                        for lane in 0..<lanes { row[lane] += weightA * Float(a[lane]) }
-                    }
-                    // Horizontal pass, written to the oriented position.
-                    var offset = originOffset + outputY * yStep
-                    for outputX in 0..<outputWidth {
-                        let columnBase = outputX * columns.stride
-                        let left = columns.start[outputX] - firstColumn
-                        var sum = SIMD4<Float>(repeating: 0.5)
-                        for index in 0..<columns.count[outputX] {
-                            sum += columnWeights[columnBase + index] * rowBuffer[left + index]
+        // Source rows as Float, row r in slot r % ringRows: an output row's taps span at most `rows.stride` rows.
+        let ringRows = rows.stride
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * lanes)
+        defer { ring.deallocate() }
+        var nextSourceRow = 0
+        // Each output pixel's column weights, splatted across its four channels.
+        let columnWeights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(columns.values.count, 1))
+        defer { columnWeights.deallocate() }
+        for (index, weight) in columns.values.enumerated() { columnWeights[index] = SIMD4(repeating: weight) }
+
+        rows.values.withUnsafeBufferPointer { rowWeights in
+            columns.start.withUnsafeBufferPointer { columnStarts in
+                columns.count.withUnsafeBufferPointer { columnCounts in
+                    for outputY in 0..<outputHeight {
+                        let top = rows.start[outputY]
+                        let taps = rows.count[outputY]
+                        nextSourceRow = max(nextSourceRow, top)
+                        while nextSourceRow < top + taps {
+                            let bytes = source8 + (nextSourceRow * sourceWidth + firstColumn) * 4
+                            let floats = ring + (nextSourceRow % ringRows) * lanes
+                            for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
+                            nextSourceRow += 1
                         }
-                        let clamped = sum.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-                        // Lane by lane: the generic `SIMD4<Int32>(_:rounding:)` is not specialized and cost more
-                        // than the filter itself. The sum started at 0.5, so truncation rounds.
-                        let pixel = SIMD4<UInt8>(
-                            UInt8(clamped[0]),
-                            UInt8(clamped[1]),
-                            UInt8(clamped[2]),
-                            UInt8(clamped[3])
-                        )
-                        destinationBase.storeBytes(of: pixel, toByteOffset: offset, as: SIMD4<UInt8>.self)
-                        offset += xStep
+                        func line(_ tap: Int) -> UnsafeMutablePointer<Float> { ring + ((top + tap) % ringRows) * lanes }
+
+                        // Vertical pass: one row of `span` RGBX pixels, four taps per sweep over it.
+                        let weights = rowWeights.baseAddress! + outputY * rows.stride
+                        let first = line(0)
+                        let w0 = weights[0]
+                        for lane in 0..<lanes { row[lane] = w0 * first[lane] }
+                        var tap = 1
+                        while tap + 3 < taps {
+                            let (a, b, c, d) = (line(tap), line(tap + 1), line(tap + 2), line(tap + 3))
+                            let (wa, wb, wc, wd) = (weights[tap], weights[tap + 1], weights[tap + 2], weights[tap + 3])
+                            for lane in 0..<lanes {
+                                row[lane] += (wa * a[lane] + wb * b[lane]) + (wc * c[lane] + wd * d[lane])
+                            }
+                            tap += 4
+                        }
+                        while tap < taps {
+                            let (a, wa) = (line(tap), weights[tap])
+                            for lane in 0..<lanes { row[lane] += wa * a[lane] }
+                            tap += 1
+                        }
+
+                        // Horizontal pass, written to the oriented position; two sums break the add chain.
+                        var offset = originOffset + outputY * yStep
+                        for outputX in 0..<outputWidth {
+                            let weights = columnWeights + outputX * columns.stride
+                            let pixels = rowBuffer + (columnStarts[outputX] - firstColumn)
+                            let count = columnCounts[outputX]
+                            var even = SIMD4<Float>.zero
+                            var odd = SIMD4<Float>.zero
+                            var index = 0
+                            while index + 1 < count {
+                                even += weights[index] * pixels[index]
+                                odd += weights[index + 1] * pixels[index + 1]
+                                index += 2
+                            }
+                            if index < count { even += weights[index] * pixels[index] }
+                            // Adding 1.5 × 2^23 leaves the nearest integer in a float's low mantissa bits: no
+                            // range checks, unlike `UInt8(_: Float)`, and no unspecialized generic conversion.
+                            let clamped = (even + odd).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                            let bits = unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+                            let pixel = SIMD4<UInt8>(
+                                UInt8(truncatingIfNeeded: bits[0]),
+                                UInt8(truncatingIfNeeded: bits[1]),
+                                UInt8(truncatingIfNeeded: bits[2]),
+                                UInt8(truncatingIfNeeded: bits[3])
+                            )
+                            destinationBase.storeBytes(of: pixel, toByteOffset: offset, as: SIMD4<UInt8>.self)
+                            offset += xStep
+                        }
                     }
                 }
             }

@@ -18,7 +18,6 @@ final class TurboJPEGHandle {
         /// A `TJCS_*` value.
         var colorspace: Int32
 
-
         var isCMYK: Bool {
             colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         }
