@@ -314,6 +314,31 @@ struct RefresherTests {
         )
     }
 
+    @Test func anImageThatCannotBeWrittenFailsTheRefreshAndKeepsTheLastTimeline() async throws {
+        // Images are written as they are made, beside the downloads still running: one that cannot be written
+        // (a directory squats on its name) fails the whole refresh, and the committed timeline stays as it was.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try await Self.refresher(directory.url, transport: try Self.transport()).refresh(now: Self.t0)
+        let good = try Self.contents(directory.url)["timeline.json"]
+        let manifest = try #require(try CacheStore(directory: directory.url).manifest())
+        let key = try #require(manifest.entries.last?.media.key)
+        let name = try #require(CacheStore.imagePath(mediaKey: key, size: .medium))
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent(name).appendingPathComponent("squatter"),
+            withIntermediateDirectories: true
+        )
+        let error = await #expect(throws: KFeedError.self) {
+            try await Self.refresher(directory.url, transport: try Self.transport(), size: .medium).refresh(
+                now: Self.t0,
+                force: true
+            )
+        }
+        #expect(error?.code == .io)
+        #expect(try Self.contents(directory.url)["timeline.json"] == good)
+        #expect(try CacheStore(directory: directory.url).manifest()?.size == .small)
+    }
+
     @Test func aCacheThatCannotBeCreatedFailsBeforeAnyRequest() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -54,13 +54,14 @@ extension CacheStore {
         return plan
     }
 
-    /// Writes what the downloads produced and points every entry of `manifest` at its image, avatar or placeholder.
+    /// Points every entry of `manifest` at its image, avatar or placeholder, once the downloads' images are written
+    /// (each by ``store(_:at:)`` as it was made): makes their names durable and writes the placeholders needed.
     /// - Returns: the manifest to commit, how many files were written and how many entries show a placeholder.
     /// - Throws: `KFeedError` `.io` or `.cacheUnwritable` when a file cannot be written.
-    func store(
-        _ results: [String: ImageFetcher.Outcome],
-        of plan: ImagePlan,
-        into manifest: Manifest
+    func point(
+        _ manifest: Manifest,
+        at results: [String: ImageFetcher.Outcome],
+        of plan: ImagePlan
     ) throws -> (manifest: Manifest, written: Int, placeholders: Int) {
         var manifest = manifest
         var unusable = plan.unusable
@@ -68,11 +69,8 @@ extension CacheStore {
         var placeholders = 0
         for (path, outcome) in results {
             switch outcome {
-            case .image(let data):
-                try store(data, at: path)
-                written += 1
-            case .failed(let reason):
-                unusable[path] = reason
+            case .image: written += 1
+            case .failed(let reason): unusable[path] = reason
             }
         }
         try syncSubdirectories()

@@ -62,17 +62,27 @@ public struct ImageFetcher: Sendable {
         self.log = log
     }
 
-    /// Runs every job; the result has one outcome per job path.
-    public func run(_ jobs: [Job]) async -> [String: Outcome] {
-        await withTaskGroup(of: (String, Outcome).self) { group in
+    /// Runs every job, handing each image to `store` as soon as it is made (on the job's own task, beside the
+    /// downloads and decodes still running), so that writing the batch overlaps making it.
+    /// - Returns: one outcome per job path.
+    /// - Throws: the first error `store` throws; the jobs still running are cancelled.
+    public func run(
+        _ jobs: [Job],
+        storing store: (@Sendable (_ path: String, _ image: Data) throws -> Void)? = nil
+    ) async throws -> [String: Outcome] {
+        try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
             var results: [String: Outcome] = [:]
             var pending = jobs[...]
             func startNext() {
                 guard let job = pending.popFirst() else { return }
-                group.addTask { (job.path, await make(job)) }
+                group.addTask {
+                    let outcome = await make(job)
+                    if case .image(let data) = outcome { try store?(job.path, data) }
+                    return (job.path, outcome)
+                }
             }
             for _ in 0..<maxDownloads { startNext() }
-            for await (path, outcome) in group {
+            while let (path, outcome) = try await group.next() {
                 results[path] = outcome
                 startNext()
             }

@@ -360,8 +360,9 @@ public struct Refresher: Sendable {
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
     private func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
         let plan = store.imagePlan(for: planned)
-        let results = await images.run(plan.jobs)
-        let stored = try store.store(results, of: plan, into: planned)
+        let store = self.store
+        let results = try await images.run(plan.jobs) { path, image in try store.store(image, at: path) }
+        let stored = try store.point(planned, at: results, of: plan)
         var summary = Summary()
         summary.fetched = stored.written
         summary.reused = plan.reused
