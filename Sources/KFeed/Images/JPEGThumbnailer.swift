@@ -286,7 +286,7 @@ public struct JPEGThumbnailer: Sendable {
 
     /// Decodes, orients, centre-crops and resamples like ``thumbnail(of:size:)``, without encoding: the RGBX
     /// pixels of exactly `size` (displayed orientation), rows packed. Display renders start from these.
-    func pixels(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> [UInt8] {
+    package func pixels(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> [UInt8] {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
             let plan = try plan(for: bytes, size: size)
             var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
