@@ -69,7 +69,7 @@ extension CacheStore {
         var placeholders = 0
         for (path, outcome) in results {
             switch outcome {
-            case .image: written += 1
+            case .stored: written += 1
             case .failed(let reason): unusable[path] = reason
             }
         }

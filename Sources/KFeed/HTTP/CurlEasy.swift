@@ -111,7 +111,16 @@ final class CurlEasy: @unchecked Sendable {
             return 0
         }
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return count }
+        if trimmed.isEmpty {
+            // The end of a response's headers: make room for the declared body at once, not by doubling.
+            if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }
+            ),
+                length > 0, length <= request.maxBodyBytes
+            {
+                body.reserveCapacity(length)
+            }
+            return count
+        }
         if line.first == " " || line.first == "\t", let last = headers.indices.last {
             headers[last].value += " " + trimmed  // obsolete line folding continues the previous value
         } else if let colon = trimmed.firstIndex(of: ":") {

@@ -22,8 +22,8 @@ public struct ImageFetcher: Sendable {
 
     /// What became of a job.
     public enum Outcome: Sendable, Hashable {
-        /// The downscaled JPEG.
-        case image(Data)
+        /// The downscaled JPEG was made and handed to the store.
+        case stored
         /// Why there is none ("download failed", "not a JPEG", "image too large"…).
         case failed(String)
     }
@@ -63,12 +63,13 @@ public struct ImageFetcher: Sendable {
     }
 
     /// Runs every job, handing each image to `store` as soon as it is made (on the job's own task, beside the
-    /// downloads and decodes still running), so that writing the batch overlaps making it.
+    /// downloads and decodes still running), so that writing the batch overlaps making it and no image is held
+    /// longer than its write.
     /// - Returns: one outcome per job path.
     /// - Throws: the first error `store` throws; the jobs still running are cancelled.
     public func run(
         _ jobs: [Job],
-        storing store: (@Sendable (_ path: String, _ image: Data) throws -> Void)? = nil
+        storing store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
     ) async throws -> [String: Outcome] {
         try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
             var results: [String: Outcome] = [:]
@@ -76,9 +77,13 @@ public struct ImageFetcher: Sendable {
             func startNext() {
                 guard let job = pending.popFirst() else { return }
                 group.addTask {
-                    let outcome = await make(job)
-                    if case .image(let data) = outcome { try store?(job.path, data) }
-                    return (job.path, outcome)
+                    switch await make(job) {
+                    case .success(let image):
+                        try store(job.path, image)
+                        return (job.path, .stored)
+                    case .failure(let reason):
+                        return (job.path, .failed(reason))
+                    }
                 }
             }
             for _ in 0..<maxDownloads { startNext() }
@@ -90,33 +95,34 @@ public struct ImageFetcher: Sendable {
         }
     }
 
-    private func make(_ job: Job) async -> Outcome {
+    /// The job's downscaled JPEG, or why there is none.
+    private func make(_ job: Job) async -> Fetched {
         let body: Data
         switch await download(job.candidates) {
         case .failure(let reason):
             log("image \(job.path): \(reason)")
-            return .failed(reason)
+            return .failure(reason)
         case .success(let data): body = data
         }
-        return await decodeSlots.holding(1) { () async -> Outcome in
+        return await decodeSlots.holding(1) { () async -> Fetched in
             do throws(ImageFailure) {
-                return .image(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
+                return .success(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
             } catch {
                 log("image \(job.path): \(error.reason)")
-                return .failed(error.reason)
+                return .failure(error.reason)
             }
         }
     }
 
-    /// A download's body, or why there is none.
-    package enum Download: Sendable {
+    /// A download's body or a job's thumbnail, or why there is none.
+    package enum Fetched: Sendable {
         case success(Data)
         case failure(String)
     }
 
     /// Tries each URL in turn: a 404, a 5xx or a network error moves on to the next. Used as is (no downscaling)
     /// for the sources of display renders.
-    package func download(_ candidates: [URL]) async -> Download {
+    package func download(_ candidates: [URL]) async -> Fetched {
         var reason = "no image URL"
         for url in candidates {
             guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {

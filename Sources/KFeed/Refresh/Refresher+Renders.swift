@@ -74,7 +74,7 @@ extension Refresher {
             for (candidates, sourceJobs) in bySource {
                 group.addTask {
                     await pipelines.holding(1) {
-                        let source: ImageFetcher.Download =
+                        let source: ImageFetcher.Fetched =
                             candidates.isEmpty ? .failure("no picture") : await images.download(candidates)
                         for job in sourceJobs {
                             let rendered = await renderSlots.holding(1) {
@@ -96,7 +96,7 @@ extension Refresher {
     /// ``render(_:source:budget:)`` as a result.
     private static func rendering(
         _ job: RenderJob,
-        source: ImageFetcher.Download,
+        source: ImageFetcher.Fetched,
         budget: ImageDecodeBudget
     ) async -> Result<Data, KFeedError> {
         do throws(KFeedError) {
@@ -109,7 +109,7 @@ extension Refresher {
     /// The render of one job: the picture, or the placeholder card when there is none or it does not decode.
     private static func render(
         _ job: RenderJob,
-        source: ImageFetcher.Download,
+        source: ImageFetcher.Fetched,
         budget: ImageDecodeBudget
     ) async throws(KFeedError) -> Data {
         let renderer = DisplayRenderer(profile: job.profile)
