@@ -42,7 +42,7 @@ struct WidgetPage {
             body += "<div class=\"who\"><span class=\"name\">\(escape(name.isEmpty ? handle : name))</span>"
             body += "<span class=\"username\">\(escape(handle))</span></div>"
             body += "<time class=\"hour\" datetime=\"\(InstantFormat.string(from: entry.date))\">"
-            body += "\(Self.hour(entry.date, in: timeZone))</time></div>"
+            body += "\(ScheduleText(timeZone: timeZone).clockTime(entry.date))</time></div>"
             if entry.placeholder {
                 body +=
                     "\n<p class=\"reason\">\(escape(Sanitized.excerpt(entry.placeholderReason ?? "", limit: 120)))</p>"
@@ -88,14 +88,6 @@ struct WidgetPage {
             ["x.com", "twitter.com", "www.x.com", "mobile.x.com"].contains(host)
         else { return nil }
         return url.absoluteString
-    }
-
-    /// `HH:MM` of `date` in `zone` (24-hour), by arithmetic on the zone's offset (no formatter, no ICU).
-    static func hour(_ date: Date, in zone: TimeZone) -> String {
-        let local = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: date))
-        let minutes = ((local % 86_400) + 86_400) % 86_400 / 60
-        let hours = minutes / 60
-        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
     }
 
     private static let styleSheet = """

@@ -38,6 +38,14 @@ struct ScheduleTextTests {
 
     // MARK: - UTC
 
+    @Test func clockTimesAreTheZonesHourAndMinute() throws {
+        let time = Self.now.addingTimeInterval(5 * 60)  // 09:05 UTC
+        #expect(ScheduleText(timeZone: .gmt).clockTime(time) == "09:05")
+        #expect(ScheduleText(timeZone: try Self.zone("Asia/Seoul")).clockTime(time) == "18:05")
+        #expect(ScheduleText(timeZone: try Self.zone("America/St_Johns")).clockTime(time) == "05:35")
+        #expect(ScheduleText(timeZone: try Self.zone("Pacific/Kiritimati")).clockTime(time) == "23:05")
+    }
+
     @Test func utcTimesPrintWithAZeroOffset() throws {
         let text = ScheduleText(timeZone: try Self.zone("UTC"))
         #expect(text.localTime(Self.now) == "2026-11-22 09:00 +00:00")

@@ -130,14 +130,10 @@ extension Refresher {
 
     /// The caption band of `entry`: the author, the hour it begins in the plan's zone, and the cached avatar.
     private func caption(of entry: Manifest.Entry) -> DisplayCaption {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = plan.timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: entry.date)
-        let hour = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        return DisplayCaption(
+        DisplayCaption(
             name: entry.author.name,
             username: entry.author.username,
-            hour: hour,
+            hour: ScheduleText(timeZone: plan.timeZone).clockTime(entry.date),
             avatarJPEG: entry.author.avatar.flatMap { store.data(at: $0) }
         )
     }

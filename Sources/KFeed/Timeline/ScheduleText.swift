@@ -40,6 +40,14 @@ public struct ScheduleText: Sendable {
             + InstantFormat.offset(offset)
     }
 
+    /// `09:00`, the 24-hour clock time of `date` in the formatter's zone (captions, widgets).
+    public func clockTime(_ date: Date) -> String {
+        let local = InstantFormat.fields(
+            ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset(date))
+        )
+        return "\(InstantFormat.padded(local.hour)):\(InstantFormat.padded(local.minute))"
+    }
+
     /// The whole schedule, one string per line.
     public func lines(for manifest: Manifest) -> [String] {
         var lines = ["query    \(manifest.query)"]
