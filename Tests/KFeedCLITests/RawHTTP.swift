@@ -40,31 +40,15 @@ enum RawHTTP {
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
-        let raw = try await exchange(Array(text.utf8) + body, port: port, isHead: method == "HEAD")
-        return try parse(raw, isHead: method == "HEAD")
+        let isHead = method == "HEAD"
+        let raw = try await exchange(Array(text.utf8) + body, port: port) { readAnswer(from: $0, isHead: isHead) }
+        return try parse(raw, isHead: isHead)
     }
 
     /// Sends `requests` (complete request texts) in one write on one connection and reads until the server closes
     /// it: the raw bytes of every answer, in the order they came.
     static func pipelined(_ requests: [String], port: Int) async throws -> [UInt8] {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                guard let descriptor = connect(port: port) else {
-                    continuation.resume(throwing: Failure(description: "cannot connect to port \(port)"))
-                    return
-                }
-                defer { close(descriptor) }
-                write(Array(requests.joined().utf8), to: descriptor)
-                var data: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 65_536)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                    if count <= 0 { break }
-                    data += buffer[..<count]
-                }
-                continuation.resume(returning: data)
-            }
-        }
+        try await exchange(Array(requests.joined().utf8), port: port) { read(from: $0) }
     }
 
     /// Connects to `127.0.0.1:port`; nil when the connection fails.
@@ -105,18 +89,28 @@ enum RawHTTP {
 
     /// Reads until the peer closes, the answer is complete, or the receive timeout passes.
     static func readAnswer(from descriptor: Int32, isHead: Bool) -> [UInt8] {
+        read(from: descriptor) { data in expectedLength(data, isHead: isHead).map { data.count >= $0 } ?? false }
+    }
+
+    /// Reads until the peer closes, `isComplete` says the bytes so far are enough, or the receive timeout passes.
+    private static func read(from descriptor: Int32, until isComplete: ([UInt8]) -> Bool = { _ in false }) -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             data += buffer[..<count]
-            if let expected = expectedLength(data, isHead: isHead), data.count >= expected { break }
+            if isComplete(data) { break }
         }
         return data
     }
 
-    private static func exchange(_ bytes: [UInt8], port: Int, isHead: Bool) async throws -> [UInt8] {
+    /// Connects on a thread of its own (the socket calls block), sends `bytes` and returns what `read` reads back.
+    private static func exchange(
+        _ bytes: [UInt8],
+        port: Int,
+        read: @escaping @Sendable (Int32) -> [UInt8]
+    ) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 guard let descriptor = connect(port: port) else {
@@ -125,7 +119,7 @@ enum RawHTTP {
                 }
                 defer { close(descriptor) }
                 write(bytes, to: descriptor)
-                continuation.resume(returning: readAnswer(from: descriptor, isHead: isHead))
+                continuation.resume(returning: read(descriptor))
             }
         }
     }
