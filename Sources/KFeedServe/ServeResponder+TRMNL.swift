@@ -130,15 +130,7 @@ extension ServeResponder {
         var status: Int
         var apiKey: String?
         var friendlyID: String?
-        var imageURL: String?
         var message: String
-
-        init(status: Int, apiKey: String?, friendlyID: String?, message: String) {
-            self.status = status
-            self.apiKey = apiKey
-            self.friendlyID = friendlyID
-            self.message = message
-        }
 
         enum CodingKeys: String, CodingKey {
             case status, message
@@ -152,7 +144,7 @@ extension ServeResponder {
             try container.encode(status, forKey: .status)
             try container.encode(apiKey, forKey: .apiKey)
             try container.encode(friendlyID, forKey: .friendlyID)
-            try container.encode(imageURL, forKey: .imageURL)
+            try container.encodeNil(forKey: .imageURL)  // the device asks /api/display for its image
             try container.encode(message, forKey: .message)
         }
     }
