@@ -36,7 +36,6 @@ serve_api() { # NAME RENDITION FD: starts a server, sets port_NAME
 serve_api small small 3
 serve_api orig orig 4
 export X_BEARER_TOKEN=benchmark-token NO_PROXY=127.0.0.1
-port="$port_small"
 
 # The full refresh FULL_RUNS times (default 5), each into a fresh cache, alternating with the sequential client
 # below (one curl fetching every URL the first refresh fetched, one after another over one connection: transfers
@@ -46,7 +45,7 @@ cache="$work/cache"
 KFEED_API_BASE="http://127.0.0.1:$port_small" "$bin/kfeed" refresh --force --cache "$cache" -v 2>"$work/full.log"
 full_requests="$(grep -c '^request ' "$work/serve-small.out")"
 urls=()
-while read -r _ target; do urls+=(-o /dev/null "http://127.0.0.1:$port$target"); done < <(grep '^request ' "$work/serve-small.out")
+while read -r _ target; do urls+=(-o /dev/null "http://127.0.0.1:$port_small$target"); done < <(grep '^request ' "$work/serve-small.out")
 : >"$work/full.times"
 : >"$work/seq.times"
 for run in $(seq "$full_runs"); do
