@@ -31,6 +31,12 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // libjpeg-turbo's libjpeg API, which decodes a few rows at a time (TurboJPEG 2.x only whole images).
+        // Headers only: libjpeg.so.62 is opened on the first decode (see the shim).
+        .systemLibrary(
+            name: "CKFeedJPEG",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         // Display renders: libspng, and fontconfig + FreeType + HarfBuzz for captions. Headers only, like libcurl:
         // the libraries are opened on the first render (see the shims), never at start-up. FreeType's few
         // declarations are in CKFeedText's shim: its headers are off the default include path.
@@ -45,7 +51,10 @@ let package = Package(
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
-        .target(name: "KFeed", dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedPNG", "CKFeedText"]),
+        .target(
+            name: "KFeed",
+            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText"]
+        ),
         .target(
             name: "KFeedServe",
             dependencies: [

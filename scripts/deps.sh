@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh [extra packages…]
 set -euo pipefail
 packages=(
-  libcurl4-openssl-dev libturbojpeg0-dev pkg-config
+  libcurl4-openssl-dev libturbojpeg0-dev libjpeg62-turbo-dev pkg-config
   # Display renders (docs/renders.md): opened with dlopen on the first render, headers at build time.
   libspng-dev libfontconfig-dev libharfbuzz-dev libfreetype6
   # Caption fonts: Latin, Greek, Cyrillic, Arabic, Hebrew; Hangul, kana, Han; colour emoji.

@@ -248,6 +248,41 @@ struct JPEGThumbnailerTests {
         }
     }
 
+    @Test(arguments: [
+        (ImageSize.small, 1), (.small, 6), (.medium, 1), (.avatar, 8), (ImageSize(width: 100, height: 700), 1),
+    ])
+    func decodingOnlyTheCropRowByRowGivesTheWholeDecodesPixels(size: ImageSize, orientation: Int) throws {
+        // 1000×760 4:2:0 with detail: at .small the crop is a centred 760 px square, decoded at 1/1 (oversampling 2).
+        let rgb = zip(TestJPEG.noise(width: 1_000, height: 760), TestJPEG.gradient(width: 1_000, height: 760))
+            .map { UInt8(Int($0) / 4 + Int($1) * 3 / 4) }
+        let jpeg = TestJPEG.withOrientation(orientation, in: try TestJPEG.jpeg(rgb, width: 1_000, height: 760))
+        let thumbnailer = JPEGThumbnailer()
+        let streamed = try thumbnailer.pixels(of: jpeg, size: size)
+        let expected = try jpeg.withUnsafeBytes { bytes in
+            let plan = try thumbnailer.plan(for: bytes, size: size)
+            #expect(!plan.usesFirstPass)
+            var decoded = [UInt8](repeating: 0, count: plan.decodedWidth * plan.decodedHeight * 4)
+            try decoded.withUnsafeMutableBytes {
+                try plan.handle.decompressRGBX(bytes, width: plan.decodedWidth, height: plan.decodedHeight, into: $0)
+            }
+            var output = [UInt8](repeating: 0, count: size.width * size.height * 4)
+            decoded.withUnsafeBytes { source in
+                output.withUnsafeMutableBytes { destination in
+                    Resampler.resample(
+                        source: .packed(source, width: plan.decodedWidth, height: plan.decodedHeight),
+                        window: plan.window,
+                        outputWidth: plan.storedWidth,
+                        outputHeight: plan.storedHeight,
+                        orientation: plan.structure.orientation,
+                        into: destination
+                    )
+                }
+            }
+            return output
+        }
+        #expect(streamed == expected)
+    }
+
     @Test func progressiveJPEGsCostTheirCoefficientsOnlyWhereTurboJPEGDecodesThem() throws {
         let pixels = TestJPEG.gradient(width: 2_000, height: 1_600)
         let baseline = try TestJPEG.jpeg(pixels, width: 2_000, height: 1_600, subsampling: .s444)

@@ -1,3 +1,4 @@
+import KFeedTestSupport
 import Testing
 
 @testable import KFeed
@@ -19,9 +20,7 @@ struct ResamplerTests {
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
                 Resampler.resample(
-                    source: source,
-                    sourceWidth: width,
-                    sourceHeight: height,
+                    source: .packed(source, width: width, height: height),
                     window: .init(x: 0, y: 0, width: Double(width), height: Double(height)),
                     outputWidth: size.0,
                     outputHeight: size.1,
@@ -57,9 +56,7 @@ struct ResamplerTests {
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
                 Resampler.resample(
-                    source: source,
-                    sourceWidth: 2,
-                    sourceHeight: 1,
+                    source: .packed(source, width: 2, height: 1),
                     window: .init(x: 0, y: 0, width: 2, height: 1),
                     outputWidth: 2,
                     outputHeight: 1,
@@ -70,5 +67,56 @@ struct ResamplerTests {
         }
         #expect(output[0] > 200 && output[2] < 50)
         #expect(output[4] < 50 && output[6] > 200)
+    }
+
+    @Test func readsOnlyTheWindowsRowsOnceInOrderAndOnlyItsColumns() {
+        let (width, height) = (60, 50)
+        let rgb = TestJPEG.noise(width: width, height: height)
+        let pixels = (0..<width * height).flatMap { rgb[$0 * 3..<$0 * 3 + 3] + [255] }
+        let window = Resampler.Window(x: 12.4, y: 7.6, width: 30.2, height: 25.5)
+        let columns = window.columns(limit: width)
+        #expect(columns == 12..<43)
+        #expect(window.rows(limit: height) == 7..<34)
+        var whole = [UInt8](repeating: 0, count: 17 * 11 * 4)
+        var strips = whole
+        var asked: [Int] = []
+        pixels.withUnsafeBytes { source in
+            whole.withUnsafeMutableBytes { destination in
+                Resampler.resample(
+                    source: .packed(source, width: width, height: height),
+                    window: window,
+                    outputWidth: 17,
+                    outputHeight: 11,
+                    orientation: .identity,
+                    into: destination
+                )
+            }
+            // Only the window's columns, copied into a row buffer that each call overwrites.
+            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: columns.count * 4)
+            defer { row.deallocate() }
+            let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let rows = Resampler.Source(
+                width: width,
+                height: height,
+                firstColumn: columns.lowerBound,
+                columnCount: columns.count
+            ) {
+                asked.append($0)
+                row.update(from: base + ($0 * width + columns.lowerBound) * 4, count: columns.count * 4)
+                return UnsafePointer(row)
+            }
+            strips.withUnsafeMutableBytes { destination in
+                Resampler.resample(
+                    source: rows,
+                    window: window,
+                    outputWidth: 17,
+                    outputHeight: 11,
+                    orientation: .identity,
+                    into: destination
+                )
+            }
+        }
+        #expect(strips == whole)
+        #expect(asked == Array(window.rows(limit: height)))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A gate for decodes: each decode reserves its share of a capacity before it starts — its estimated working memory
 /// against a byte budget, or one slot against a count of decodes at once.
 ///
-/// Baseline JPEGs need about 2 MiB each; a progressive one that TurboJPEG decodes at full size holds every DCT
+/// Baseline JPEGs need about 2 MiB each; a progressive one that libjpeg decodes at full size holds every DCT
 /// coefficient (a 4096×4096 4:4:4 photo about 98 MiB), so two of those must not run at once. (At reduced scales
 /// progressive JPEGs go to `ProgressiveFirstPassDecoder`, which needs 8–68 bytes a block.) When bytes are released,
 /// waiters are admitted in arrival order, skipping any that do not fit yet (so small decodes can run beside a large

@@ -4,14 +4,15 @@ public import Foundation
 /// Turns a JPEG into a widget thumbnail: decode small, orient, centre-crop like `scaledToFill`, resample, encode.
 ///
 /// Every input is checked before anything large is allocated: the `FF D8 FF` signature, the frame size against
-/// ``Limits``, the scan count and the end-of-image marker. Decoding uses TurboJPEG's DCT-domain scaling to the
-/// smallest fast factor (1/8, 1/4, 1/2, 1/1) that leaves at least ``decodeOversampling``× the target, then a
-/// Lanczos-3 resampler makes the exact size. Progressive JPEGs that end up at 1/8, 1/4 or 1/2 are decoded by
+/// ``Limits``, the scan count and the end-of-image marker. Decoding uses libjpeg-turbo's DCT-domain scaling to
+/// the smallest fast factor (1/8, 1/4, 1/2, 1/1) that leaves at least ``decodeOversampling``× the target, through
+/// its libjpeg API a few rows at a time (`JPEGRowReader`: only the crop's columns and rows, never the whole
+/// decoded image), into a Lanczos-3 resampler that makes the exact size. Progressive JPEGs that end up at 1/8, 1/4 or 1/2 are decoded by
 /// `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at the smallest of those
 /// scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no metadata: at widget
 /// sizes, halving the colour resolution (4:2:0) costs more fidelity than anything before the encoder (bench/images.sh).
 ///
-/// The type is a `Sendable` value; each call creates and destroys its own TurboJPEG handles, so calls can run
+/// The type is a `Sendable` value; each call creates and destroys its own decoder and encoder, so calls can run
 /// in parallel. Calls are synchronous and CPU-bound: run at most one per core, and gate memory with
 /// ``thumbnail(of:size:budget:)`` when progressive files may arrive.
 public struct JPEGThumbnailer: Sendable {
@@ -42,7 +43,7 @@ public struct JPEGThumbnailer: Sendable {
 
     /// Inputs refused before decoding.
     public var limits: Limits
-    /// For TurboJPEG decodes, the decoded crop is at least this many times the target size (when the source
+    /// For libjpeg decodes, the decoded crop is at least this many times the target size (when the source
     /// allows): 2 keeps Lanczos-3 sharp after libjpeg's scaled inverse DCTs; 1 is faster and slightly softer.
     /// Progressive JPEGs decoded by `ProgressiveFirstPassDecoder` always use 1.
     public var decodeOversampling: Double
@@ -142,7 +143,7 @@ public struct JPEGThumbnailer: Sendable {
         var structure: JPEGStructure
         var handle: TurboJPEGHandle
         var factor: TurboJPEGHandle.ScalingFactor
-        /// Whether `ProgressiveFirstPassDecoder` decodes instead of TurboJPEG.
+        /// Whether `ProgressiveFirstPassDecoder` decodes instead of libjpeg.
         var usesFirstPass: Bool
         var decodedWidth: Int
         var decodedHeight: Int
@@ -230,29 +231,29 @@ public struct JPEGThumbnailer: Sendable {
     }
 
     /// Whether a progressive JPEG is decoded at `factor` by `ProgressiveFirstPassDecoder`: at 1/8, 1/4 and
-    /// 1/2, where its first-pass scans carry what the thumbnail shows. Full-size decodes stay with TurboJPEG.
+    /// 1/2, where its first-pass scans carry what the thumbnail shows. Full-size decodes stay with libjpeg.
     static func usesFirstPass(_ structure: JPEGStructure, factor: TurboJPEGHandle.ScalingFactor) -> Bool {
         factor.eighths <= 4 && ProgressiveFirstPassDecoder.supports(structure)
     }
 
-    /// Bytes allocated while decoding at `factor`: the decoded image, the output, and the working memory: the
-    /// first-pass decoder's planes, or TurboJPEG's coefficients of a progressive or multi-scan JPEG (or an MCU
-    /// row of samples) plus 1 MiB for libjpeg's tables and buffers.
+    /// Bytes allocated while decoding at `factor`: the output, and the working memory: the first-pass decoder's
+    /// planes and decoded image, or libjpeg's coefficients of a progressive or multi-scan JPEG (or an MCU row of
+    /// samples) plus 1 MiB for its tables and buffers (it decodes a few rows at a time).
     static func memoryCost(
         _ structure: JPEGStructure,
         factor: TurboJPEGHandle.ScalingFactor,
         size: ImageSize
     ) -> Int {
-        let decoded = factor.scaled(structure.width) * factor.scaled(structure.height) * 4
         let working =
             if usesFirstPass(structure, factor: factor) {
                 ProgressiveFirstPassDecoder.workingMemory(structure, eighths: factor.eighths)
+                    + factor.scaled(structure.width) * factor.scaled(structure.height) * 4
             } else if structure.buffersCoefficients {
                 structure.coefficientBytes + (1 << 20)
             } else {
                 structure.width * 16 * structure.components.count * 2 + (1 << 20)
             }
-        return decoded + size.width * size.height * 8 + working
+        return size.width * size.height * 8 + working
     }
 
     private func checkLimits(width: Int, height: Int) throws(ImageFailure) {
@@ -299,37 +300,60 @@ public struct JPEGThumbnailer: Sendable {
     }
 
     /// Decodes `jpeg` as `plan` says and resamples it into `output`, an RGBX image of `plan.size`.
+    ///
+    /// libjpeg decodes only the crop's columns, a few rows at a time, straight into the resampler; the first-pass
+    /// decoder makes its whole (small) image first.
     private func decodeAndResample(
         _ jpeg: UnsafeRawBufferPointer,
         _ plan: Plan,
         into output: UnsafeMutableRawBufferPointer
     ) throws(ImageFailure) {
+        func resample(_ source: Resampler.Source) {
+            Resampler.resample(
+                source: source,
+                window: plan.window,
+                outputWidth: plan.storedWidth,
+                outputHeight: plan.storedHeight,
+                orientation: plan.structure.orientation,
+                into: output
+            )
+        }
+        guard plan.usesFirstPass else {
+            // One more column on each side keeps the window's edge columns away from the crop's edges, where
+            // libjpeg's chroma upsampling lacks a neighbour.
+            let columns = plan.window.columns(limit: plan.decodedWidth)
+            let reader = try JPEGRowReader(
+                jpeg,
+                eighths: plan.factor.eighths,
+                columns: max(columns.lowerBound - 1, 0)..<min(columns.upperBound + 1, plan.decodedWidth)
+            )
+            guard reader.width == plan.decodedWidth, reader.height == plan.decodedHeight else {
+                throw ImageFailure.corrupt.with(detail: "libjpeg and TurboJPEG disagree on the size")
+            }
+            resample(
+                Resampler.Source(
+                    width: reader.width,
+                    height: reader.height,
+                    firstColumn: reader.columns.lowerBound,
+                    columnCount: reader.columns.count,
+                    row: reader.row
+                )
+            )
+            if let failure = reader.failure { throw failure }
+            return
+        }
         let decoded = UnsafeMutableRawBufferPointer.allocate(
             byteCount: plan.decodedWidth * plan.decodedHeight * 4,
             alignment: 16
         )
         defer { decoded.deallocate() }
-        if plan.usesFirstPass {
-            try ProgressiveFirstPassDecoder.decode(
-                jpeg,
-                structure: plan.structure,
-                eighths: plan.factor.eighths,
-                into: decoded
-            )
-        } else {
-            try plan.handle.decompressRGBX(jpeg, width: plan.decodedWidth, height: plan.decodedHeight, into: decoded)
-        }
-
-        Resampler.resample(
-            source: UnsafeRawBufferPointer(decoded),
-            sourceWidth: plan.decodedWidth,
-            sourceHeight: plan.decodedHeight,
-            window: plan.window,
-            outputWidth: plan.storedWidth,
-            outputHeight: plan.storedHeight,
-            orientation: plan.structure.orientation,
-            into: output
+        try ProgressiveFirstPassDecoder.decode(
+            jpeg,
+            structure: plan.structure,
+            eighths: plan.factor.eighths,
+            into: decoded
         )
+        resample(.packed(UnsafeRawBufferPointer(decoded), width: plan.decodedWidth, height: plan.decodedHeight))
     }
 
     fileprivate func withBytes<R>(

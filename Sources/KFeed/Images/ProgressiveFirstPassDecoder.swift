@@ -16,7 +16,7 @@ import Foundation
 /// interpolated, like libjpeg's "fancy" upsampling.
 ///
 /// Only Huffman-coded progressive frames of 8-bit YCbCr or grayscale, whose sampling factors divide the
-/// largest, are handled (``supports(_:)``); ``JPEGThumbnailer`` uses TurboJPEG for everything else.
+/// largest, are handled (``supports(_:)``); ``JPEGThumbnailer`` uses libjpeg for everything else.
 /// Corrupt or truncated entropy data is a failure, never a grey half-image.
 package enum ProgressiveFirstPassDecoder {
     /// Whether this decoder can decode `structure`.

@@ -14,6 +14,35 @@ struct Resampler: Sendable {
         var y: Double
         var width: Double
         var height: Double
+
+        /// The source columns resampling reads: the window's whole pixels, within `0 ..< limit`.
+        func columns(limit: Int) -> Range<Int> { Self.span(origin: x, length: width, limit: limit) }
+
+        /// The source rows resampling reads: the window's whole pixels, within `0 ..< limit`.
+        func rows(limit: Int) -> Range<Int> { Self.span(origin: y, length: height, limit: limit) }
+
+        static func span(origin: Double, length: Double, limit: Int) -> Range<Int> {
+            let lowest = max(0, Int(origin.rounded(.down)))
+            return lowest..<max(lowest, min(limit, Int((origin + length).rounded(.up))))
+        }
+    }
+
+    /// Where the source pixels come from: RGBX rows, asked for once each, in increasing order.
+    struct Source {
+        var width: Int
+        var height: Int
+        /// The first column `row` returns: row `r`'s pixel `x` is at `row(r) + (x - firstColumn) * 4`.
+        var firstColumn: Int
+        /// How many columns `row` returns.
+        var columnCount: Int
+        var row: (Int) -> UnsafePointer<UInt8>
+
+        /// A whole packed RGBX image in memory.
+        static func packed(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> Source {
+            precondition(pixels.count >= width * height * 4, "source smaller than its size")
+            let base = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return Source(width: width, height: height, firstColumn: 0, columnCount: width) { base! + $0 * width * 4 }
+        }
     }
 
     /// Precomputed filter taps for one axis: output `i` reads `count[i]` samples from `start[i]`.
@@ -29,8 +58,9 @@ struct Resampler: Sendable {
             let scale = length / Double(outputs)
             let filterScale = max(scale, 1)
             let support = Resampler.lobes * filterScale
-            let lowest = max(0, Int(origin.rounded(.down)))
-            let highest = min(limit, Int((origin + length).rounded(.up))) - 1
+            let span = Window.span(origin: origin, length: length, limit: limit)
+            let lowest = span.lowerBound
+            let highest = span.upperBound - 1
             stride = Int((2 * support).rounded(.up)) + 2
             start = []
             count = []
@@ -71,33 +101,35 @@ struct Resampler: Sendable {
     }
 
     /// Resamples `window` of an RGBX `source` to `outputWidth`×`outputHeight` (stored orientation), writing
-    /// each pixel to its oriented position in `destination`, an RGBX image of the displayed size.
+    /// each pixel to its oriented position in `destination`, an RGBX image of the displayed size. Reads only the
+    /// window's rows and columns.
     static func resample(
-        source: UnsafeRawBufferPointer,
-        sourceWidth: Int,
-        sourceHeight: Int,
+        source: Source,
         window: Window,
         outputWidth: Int,
         outputHeight: Int,
         orientation: EXIFOrientation,
         into destination: UnsafeMutableRawBufferPointer
     ) {
-        precondition(source.count >= sourceWidth * sourceHeight * 4, "source smaller than its size")
         precondition(destination.count >= outputWidth * outputHeight * 4, "destination smaller than the output")
-        guard outputWidth > 0, outputHeight > 0, let sourceBase = source.baseAddress,
+        guard outputWidth > 0, outputHeight > 0, source.width > 0, source.height > 0,
             let destinationBase = destination.baseAddress
         else { return }
-        let columns = Weights(origin: window.x, length: window.width, limit: sourceWidth, outputs: outputWidth)
-        let rows = Weights(origin: window.y, length: window.height, limit: sourceHeight, outputs: outputHeight)
+        let columns = Weights(origin: window.x, length: window.width, limit: source.width, outputs: outputWidth)
+        let rows = Weights(origin: window.y, length: window.height, limit: source.height, outputs: outputHeight)
         let firstColumn = columns.start.min() ?? 0
         let lastColumn = zip(columns.start, columns.count).map { $0 + $1 }.max() ?? 0
         let span = lastColumn - firstColumn
+        precondition(
+            firstColumn >= source.firstColumn && lastColumn <= source.firstColumn + source.columnCount,
+            "the source rows lack columns the window reads"
+        )
+        let skippedBytes = (firstColumn - source.firstColumn) * 4
         let displayWidth = orientation.swapsAxes ? outputHeight : outputWidth
         let mapping = orientation.displayMapping(storedWidth: outputWidth, storedHeight: outputHeight)
         let xStep = (mapping.xStep.dy * displayWidth + mapping.xStep.dx) * 4
         let yStep = (mapping.yStep.dy * displayWidth + mapping.yStep.dx) * 4
         let originOffset = (mapping.originY * displayWidth + mapping.originX) * 4
-        let source8 = sourceBase.assumingMemoryBound(to: UInt8.self)
 
         let lanes = max(span, 1) * 4
         let rowBuffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1))
@@ -121,7 +153,7 @@ struct Resampler: Sendable {
                         let taps = rows.count[outputY]
                         nextSourceRow = max(nextSourceRow, top)
                         while nextSourceRow < top + taps {
-                            let bytes = source8 + (nextSourceRow * sourceWidth + firstColumn) * 4
+                            let bytes = source.row(nextSourceRow) + skippedBytes
                             let floats = ring + (nextSourceRow % ringRows) * lanes
                             for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
                             nextSourceRow += 1
