@@ -77,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "kfeed",
-            dependencies: ["KFeedCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["KFeedCLI", "KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "KFeedTestSupport", dependencies: ["KFeed", "CKFeedPNG"]),
         .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),

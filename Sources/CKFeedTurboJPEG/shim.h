@@ -8,4 +8,7 @@ static inline int kfeed_tj_scaled(int dimension, tjscalingfactor factor) { retur
 
 /// glibc's mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` are mapped, and unmapped when freed.
 static inline int kfeed_malloc_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
+/// glibc's mallopt(M_ARENA_MAX, count): threads share at most `count` heaps.
+static inline int kfeed_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
 #endif

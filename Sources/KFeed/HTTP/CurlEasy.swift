@@ -139,6 +139,9 @@ final class CurlEasy: @unchecked Sendable {
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_NOSIGNAL, 1)
+        // A refresh has dozens of transfers in flight, each with a receive buffer: 4 KiB instead of libcurl's
+        // 16 KiB lowers its peak memory by about 0.6 MiB; bodies of tens of KiB take a few more reads.
+        try set(CURLOPT_BUFFERSIZE, 4_096)
         // Over TLS, wait for the host's connection to say whether it multiplexes (HTTP/2) rather than open another.
         if request.url.scheme?.lowercased() == "https" { try set(CURLOPT_PIPEWAIT, 1) }
         try set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0 ? 1 : 0)

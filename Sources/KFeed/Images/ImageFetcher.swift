@@ -53,7 +53,7 @@ public struct ImageFetcher: Sendable {
         decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        JPEGThumbnailer.releaseLargeBuffersPromptly()
+        JPEGThumbnailer.tuneAllocator()
         self.transport = transport
         self.thumbnailer = thumbnailer
         self.budget = ImageDecodeBudget()
