@@ -72,6 +72,18 @@ struct JPEGRowReaderTests {
         }
     }
 
+    @Test(arguments: [(-5, 3), (150, 10_000), (0, Int.max), (202, 203), (500, 600)])
+    func columnsAskedForOutsideTheImageAreClampedToIt(lower: Int, upper: Int) throws {
+        let photo = try Self.photo()
+        try photo.withUnsafeBytes { bytes in
+            let reader = try JPEGRowReader(bytes, eighths: 8, columns: lower..<upper)
+            #expect(reader.columns.lowerBound >= 0 && reader.columns.upperBound <= 203 && !reader.columns.isEmpty)
+            #expect(reader.columns.contains(min(max(lower, 0), 202)))
+            _ = reader.row(130)
+            #expect(reader.failure == nil)
+        }
+    }
+
     @Test func greyJPEGsReadAsGreyRGBX() throws {
         let grey = [UInt8]((0..<(40 * 24)).map { UInt8($0 % 251) })
         let jpeg = try TestJPEG.jpeg(grey, width: 40, height: 24, format: .gray, subsampling: .gray)

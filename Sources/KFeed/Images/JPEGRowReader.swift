@@ -34,22 +34,25 @@ final class JPEGRowReader {
         self.reader = reader
         var width: UInt32 = 0
         var height: UInt32 = 0
-        var offset = UInt32(clamping: max(wanted.lowerBound, 0))
-        var span = UInt32(clamping: max(wanted.count, 1))
         let bytes = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var started = kfeed_jpeg_start(reader, bytes, UInt(jpeg.count), UInt32(eighths), &width, &height) == 0
-        if started, offset > 0 || Int(offset + span) < Int(width) {
-            span = min(span, width - min(offset, width))
+        started = started && width > 0 && height > 0
+        // The columns asked for, within the image (at least one).
+        let lower = started ? min(max(wanted.lowerBound, 0), Int(width) - 1) : 0
+        let upper = started ? max(min(wanted.upperBound, Int(width)), lower + 1) : 1
+        var offset = UInt32(lower)
+        var span = UInt32(upper - lower)
+        if started, lower > 0 || upper < Int(width) {
             started = kfeed_jpeg_crop(reader, &offset, &span) == 0
         }
-        guard started, width > 0, height > 0, span > 0 else {
+        guard started else {
             let failure = Self.failure(of: reader)
             kfeed_jpeg_destroy(reader)
             throw failure
         }
         self.width = Int(width)
         self.height = Int(height)
-        columns = Int(offset)..<Int(offset + span)
+        columns = Int(offset)..<Int(offset) + Int(span)
         rowBytes = Int(span) * 4
         rowsPerRead = max(Int(kfeed_jpeg_rows_per_read(reader)), 1)
         buffer = .allocate(capacity: rowBytes * rowsPerRead)
