@@ -25,7 +25,7 @@ public enum FuzzTargets {
         case problem
         /// `DotEnv(parsing:)` and the settings lookup over it.
         case dotenv
-        /// `JPEGThumbnailer.thumbnail` end to end: plan, TurboJPEG or first-pass decode, resample, encode.
+        /// `JPEGThumbnailer.thumbnail` end to end: plan, libjpeg row-by-row or first-pass decode, resample, encode.
         case thumbnail
         /// The cache's own files as read back: `timeline.json` (`Manifest.decode`, its JSON again, the preview page)
         /// and `state.json` (`RefreshState`).
