@@ -8,31 +8,17 @@
 // object files each resolve their own, correctly. No other logic here.
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
-#include <dlfcn.h>
+#include "../CKFeedLazy/lazy.h"
 
 static inline void *kfeed_curl_library(void) {
     static void *handle;
-    void *loaded = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);
-    if (!loaded) {
-        loaded = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-        __atomic_store_n(&handle, loaded, __ATOMIC_RELEASE);
-    }
-    return loaded;
+    return kfeed_lazy_library(&handle, "libcurl.so.4");
 }
 
 /// 1 when libcurl.so.4 can be loaded; call before anything else below.
 static inline int kfeed_curl_available(void) { return kfeed_curl_library() != 0; }
 
-#define KFEED_CURL_SYMBOL(name)                                                                  \
-    ({                                                                                           \
-        static __typeof__(&name) cached;                                                         \
-        __typeof__(&name) symbol = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                   \
-        if (!symbol) {                                                                           \
-            symbol = (__typeof__(&name))dlsym(kfeed_curl_library(), #name);                      \
-            __atomic_store_n(&cached, symbol, __ATOMIC_RELEASE);                                 \
-        }                                                                                        \
-        symbol;                                                                                  \
-    })
+#define KFEED_CURL_SYMBOL(name) KFEED_LAZY_SYMBOL(kfeed_curl_library(), name)
 
 typedef size_t (*kfeed_curl_data_callback)(char *, size_t, size_t, void *);
 typedef int (*kfeed_curl_xferinfo_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);

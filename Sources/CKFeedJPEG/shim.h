@@ -11,29 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
-#include <dlfcn.h>
+#include "../CKFeedLazy/lazy.h"
 #include <jpeglib.h>
 
 static inline void *kfeed_jpeg_library(void) {
     static void *handle;
-    void *loaded = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);
-    if (!loaded) {
-        loaded = dlopen("libjpeg.so.62", RTLD_NOW | RTLD_LOCAL);
-        __atomic_store_n(&handle, loaded, __ATOMIC_RELEASE);
-    }
-    return loaded;
+    return kfeed_lazy_library(&handle, "libjpeg.so.62");
 }
 
-#define KFEED_JPEG_SYMBOL(name)                                                                  \
-    ({                                                                                           \
-        static __typeof__(&name) cached;                                                         \
-        __typeof__(&name) symbol = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                   \
-        if (!symbol) {                                                                           \
-            symbol = (__typeof__(&name))dlsym(kfeed_jpeg_library(), #name);                      \
-            __atomic_store_n(&cached, symbol, __ATOMIC_RELEASE);                                 \
-        }                                                                                        \
-        symbol;                                                                                  \
-    })
+#define KFEED_JPEG_SYMBOL(name) KFEED_LAZY_SYMBOL(kfeed_jpeg_library(), name)
 
 /// One decompression: libjpeg's state, its error manager and the jump point of the call in progress.
 typedef struct kfeed_jpeg_reader {

@@ -5,31 +5,17 @@
 // libspng is opened with dlopen when the first display render is encoded, not linked, so a cron run that
 // renders nothing never loads it. Each wrapper caches its symbol in an atomic pointer. No other logic here.
 #include <spng.h>
-#include <dlfcn.h>
+#include "../CKFeedLazy/lazy.h"
 
 static inline void *kfeed_spng_library(void) {
     static void *handle;
-    void *loaded = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);
-    if (!loaded) {
-        loaded = dlopen("libspng.so.0", RTLD_NOW | RTLD_LOCAL);
-        __atomic_store_n(&handle, loaded, __ATOMIC_RELEASE);
-    }
-    return loaded;
+    return kfeed_lazy_library(&handle, "libspng.so.0");
 }
 
 /// 1 when libspng.so.0 can be loaded; call before anything else below.
 static inline int kfeed_spng_available(void) { return kfeed_spng_library() != 0; }
 
-#define KFEED_SPNG_SYMBOL(name)                                                                  \
-    ({                                                                                           \
-        static __typeof__(&name) cached;                                                         \
-        __typeof__(&name) symbol = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                   \
-        if (!symbol) {                                                                           \
-            symbol = (__typeof__(&name))dlsym(kfeed_spng_library(), #name);                      \
-            __atomic_store_n(&cached, symbol, __ATOMIC_RELEASE);                                 \
-        }                                                                                        \
-        symbol;                                                                                  \
-    })
+#define KFEED_SPNG_SYMBOL(name) KFEED_LAZY_SYMBOL(kfeed_spng_library(), name)
 
 static inline spng_ctx *kfeed_spng_ctx_new(int flags) { return KFEED_SPNG_SYMBOL(spng_ctx_new)(flags); }
 static inline void kfeed_spng_ctx_free(spng_ctx *ctx) { KFEED_SPNG_SYMBOL(spng_ctx_free)(ctx); }

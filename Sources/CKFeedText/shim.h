@@ -14,7 +14,7 @@
 // libfreetype.so.6, stable since 2.0).
 #include <fontconfig/fontconfig.h>
 #include <harfbuzz/hb.h>
-#include <dlfcn.h>
+#include "../CKFeedLazy/lazy.h"
 
 // FreeType (freetype.h, ftimage.h). Faces, slots and sizes are opaque: kfeed reads them only through the heads
 // below, the leading fields of FT_FaceRec, FT_GlyphSlotRec and FT_SizeRec up to the last one it needs, and only
@@ -110,27 +110,13 @@ enum kfeed_text_library { KFEED_FONTCONFIG = 0, KFEED_FREETYPE = 1, KFEED_HARFBU
 static inline void *kfeed_text_library(enum kfeed_text_library which) {
     static void *handles[3];
     static const char *const names[3] = {"libfontconfig.so.1", "libfreetype.so.6", "libharfbuzz.so.0"};
-    void *loaded = __atomic_load_n(&handles[which], __ATOMIC_ACQUIRE);
-    if (!loaded) {
-        loaded = dlopen(names[which], RTLD_NOW | RTLD_LOCAL);
-        __atomic_store_n(&handles[which], loaded, __ATOMIC_RELEASE);
-    }
-    return loaded;
+    return kfeed_lazy_library(&handles[which], names[which]);
 }
 
 /// 1 when the library can be loaded; call before any of its functions below.
 static inline int kfeed_text_available(enum kfeed_text_library which) { return kfeed_text_library(which) != 0; }
 
-#define KFEED_TEXT_SYMBOL(library, name)                                                         \
-    ({                                                                                           \
-        static __typeof__(&name) cached;                                                         \
-        __typeof__(&name) symbol = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);                   \
-        if (!symbol) {                                                                           \
-            symbol = (__typeof__(&name))dlsym(kfeed_text_library(library), #name);               \
-            __atomic_store_n(&cached, symbol, __ATOMIC_RELEASE);                                 \
-        }                                                                                        \
-        symbol;                                                                                  \
-    })
+#define KFEED_TEXT_SYMBOL(library, name) KFEED_LAZY_SYMBOL(kfeed_text_library(library), name)
 #define KFEED_FC(name) KFEED_TEXT_SYMBOL(KFEED_FONTCONFIG, name)
 #define KFEED_FT(name) KFEED_TEXT_SYMBOL(KFEED_FREETYPE, name)
 #define KFEED_HB(name) KFEED_TEXT_SYMBOL(KFEED_HARFBUZZ, name)
