@@ -346,9 +346,7 @@ public final class LoopbackServer: @unchecked Sendable {
                 )
             )
         }
-        let declaredLength =
-            headers.first { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
-            .flatMap { Int($0.value) } ?? 0
+        let declaredLength = headers.value(named: "Content-Length").flatMap { Int($0) } ?? 0
         guard declaredLength >= 0, declaredLength <= Self.maxRequestBodyBytes else {
             _ = sendAll(client, Array("HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n\r\n".utf8))
             return nil
@@ -379,9 +377,7 @@ public final class LoopbackServer: @unchecked Sendable {
         var closes = response.closesConnection || clientWantsClose
         let omitsBody = request.method == "HEAD" || response.status == 204 || response.status == 304
         var headers = response.headers
-        let hasHeader = { (name: String) in
-            headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-        }
+        let hasHeader = { (name: String) in headers.value(named: name) != nil }
         switch response.delivery {
         case .whole, .drip:
             if !hasHeader("Content-Length") { headers.append(HTTPHeader("Content-Length", "\(response.body.count)")) }
@@ -528,9 +524,7 @@ extension LoopbackServer {
         }
 
         /// The first header with this name, compared case-insensitively.
-        public subscript(header name: String) -> String? {
-            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-        }
+        public subscript(header name: String) -> String? { headers.value(named: name) }
     }
 
     /// What the server answers, and how it delivers it.

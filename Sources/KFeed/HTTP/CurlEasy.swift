@@ -113,9 +113,8 @@ final class CurlEasy: @unchecked Sendable {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty {
             // The end of a response's headers: make room for the declared body at once, not by doubling.
-            if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }
-            ),
-                length > 0, length <= request.maxBodyBytes
+            if let length = headers.value(named: "Content-Length").flatMap(Int.init), length > 0,
+                length <= request.maxBodyBytes
             {
                 body.reserveCapacity(length)
             }

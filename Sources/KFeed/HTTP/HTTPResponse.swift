@@ -20,7 +20,12 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The first header with this name, compared case-insensitively.
-    public subscript(header name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    public subscript(header name: String) -> String? { headers.value(named: name) }
+}
+
+extension [HTTPHeader] {
+    /// The value of the first header named `name`, compared case-insensitively.
+    package func value(named name: String) -> String? {
+        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
