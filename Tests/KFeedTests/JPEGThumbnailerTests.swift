@@ -263,7 +263,8 @@ struct JPEGThumbnailerTests {
             #expect(!plan.usesFirstPass)
             var decoded = [UInt8](repeating: 0, count: plan.decodedWidth * plan.decodedHeight * 4)
             try decoded.withUnsafeMutableBytes {
-                try plan.handle.decompressRGBX(bytes, width: plan.decodedWidth, height: plan.decodedHeight, into: $0)
+                try TurboJPEGHandle(.decompressor)
+                    .decompressRGBX(bytes, width: plan.decodedWidth, height: plan.decodedHeight, into: $0)
             }
             var output = [UInt8](repeating: 0, count: size.width * size.height * 4)
             decoded.withUnsafeBytes { source in

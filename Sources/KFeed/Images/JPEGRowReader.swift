@@ -67,6 +67,17 @@ final class JPEGRowReader {
         rowPointers.deallocate()
     }
 
+    /// The rows as the resampler reads them.
+    var source: Resampler.Source {
+        Resampler.Source(
+            width: width,
+            height: height,
+            firstColumn: columns.lowerBound,
+            columnCount: columns.count,
+            row: row
+        )
+    }
+
     /// Row `index` (0 ..< `height`), starting at column `columns.lowerBound`.
     func row(_ index: Int) -> UnsafePointer<UInt8> {
         precondition(index >= bufferedFirst && index < height, "rows are read once, in order")

@@ -7,9 +7,9 @@ public import Foundation
 /// ``Limits``, the scan count and the end-of-image marker. Decoding uses libjpeg-turbo's DCT-domain scaling to
 /// the smallest fast factor (1/8, 1/4, 1/2, 1/1) that leaves at least ``decodeOversampling``× the target, through
 /// its libjpeg API a few rows at a time (`JPEGRowReader`: only the crop's columns and rows, never the whole
-/// decoded image), into a Lanczos-3 resampler that makes the exact size. Progressive JPEGs that end up at 1/8, 1/4 or 1/2 are decoded by
-/// `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at the smallest of those
-/// scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no metadata: at widget
+/// decoded image), into a Lanczos-3 resampler that makes the exact size. Progressive JPEGs that end up at 1/8,
+/// 1/4 or 1/2 are decoded by `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at
+/// the smallest of those scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no metadata: at widget
 /// sizes, halving the colour resolution (4:2:0) costs more fidelity than anything before the encoder (bench/images.sh).
 ///
 /// The type is a `Sendable` value; each call creates and destroys its own decoder and encoder, so calls can run
@@ -146,7 +146,6 @@ public struct JPEGThumbnailer: Sendable {
     /// Everything decided from the headers, before any large allocation.
     struct Plan {
         var structure: JPEGStructure
-        var handle: TurboJPEGHandle
         var factor: TurboJPEGHandle.ScalingFactor
         /// Whether `ProgressiveFirstPassDecoder` decodes instead of libjpeg.
         var usesFirstPass: Bool
@@ -222,7 +221,6 @@ public struct JPEGThumbnailer: Sendable {
         )
         return Plan(
             structure: structure,
-            handle: handle,
             factor: factor,
             usesFirstPass: usesFirstPass,
             decodedWidth: decodedWidth,
@@ -323,42 +321,34 @@ public struct JPEGThumbnailer: Sendable {
                 into: output
             )
         }
-        guard plan.usesFirstPass else {
-            // One more column on each side keeps the window's edge columns away from the crop's edges, where
-            // libjpeg's chroma upsampling lacks a neighbour.
+        if plan.usesFirstPass {
+            let decoded = UnsafeMutableRawBufferPointer.allocate(
+                byteCount: plan.decodedWidth * plan.decodedHeight * 4,
+                alignment: 16
+            )
+            defer { decoded.deallocate() }
+            try ProgressiveFirstPassDecoder.decode(
+                jpeg,
+                structure: plan.structure,
+                eighths: plan.factor.eighths,
+                into: decoded
+            )
+            resample(.packed(UnsafeRawBufferPointer(decoded), width: plan.decodedWidth, height: plan.decodedHeight))
+        } else {
+            // One more column on each side (the reader keeps to the image) keeps the window's edge columns away
+            // from the crop's edges, where libjpeg's chroma upsampling lacks a neighbour.
             let columns = plan.window.columns(limit: plan.decodedWidth)
             let reader = try JPEGRowReader(
                 jpeg,
                 eighths: plan.factor.eighths,
-                columns: max(columns.lowerBound - 1, 0)..<min(columns.upperBound + 1, plan.decodedWidth)
+                columns: columns.lowerBound - 1..<columns.upperBound + 1
             )
             guard reader.width == plan.decodedWidth, reader.height == plan.decodedHeight else {
                 throw ImageFailure.corrupt.with(detail: "libjpeg and TurboJPEG disagree on the size")
             }
-            resample(
-                Resampler.Source(
-                    width: reader.width,
-                    height: reader.height,
-                    firstColumn: reader.columns.lowerBound,
-                    columnCount: reader.columns.count,
-                    row: reader.row
-                )
-            )
+            resample(reader.source)
             if let failure = reader.failure { throw failure }
-            return
         }
-        let decoded = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: plan.decodedWidth * plan.decodedHeight * 4,
-            alignment: 16
-        )
-        defer { decoded.deallocate() }
-        try ProgressiveFirstPassDecoder.decode(
-            jpeg,
-            structure: plan.structure,
-            eighths: plan.factor.eighths,
-            into: decoded
-        )
-        resample(.packed(UnsafeRawBufferPointer(decoded), width: plan.decodedWidth, height: plan.decodedHeight))
     }
 
     fileprivate func withBytes<R>(
