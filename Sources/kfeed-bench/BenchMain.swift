@@ -1,10 +1,12 @@
 import Foundation
+import KFeed
 
 /// `kfeed-bench transport|images|serve|hashes|render|economy …`: the measurements `make bench` runs
 /// (see bench/README.md).
 @main
 enum BenchMain {
     static func main() async {
+        JPEGThumbnailer.tuneAllocator()  // first thing, as `kfeed` does
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             switch arguments.first {

@@ -73,7 +73,6 @@ enum ImageBench {
         }
         guard let output = options.output else { throw BenchError("--out DIR is required") }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        JPEGThumbnailer.tuneAllocator()  // as ImageFetcher does in a refresh
         let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
         let budget = options.budgetMiB.map { ImageDecodeBudget(capacity: $0 << 20) } ?? ImageDecodeBudget()
         let size = options.size

@@ -59,7 +59,6 @@ enum RenderBench {
         let options = try Options(arguments)
         guard let output = options.output else { throw ImageBench.BenchError("--out DIR is required") }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        JPEGThumbnailer.tuneAllocator()
         let renderer = DisplayRenderer(profile: options.profile)
         if let reason = options.placeholder {
             let render = try renderer.renderPlaceholder(reason: reason, caption: options.caption)
