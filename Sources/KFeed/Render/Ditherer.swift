@@ -130,37 +130,17 @@ enum Ditherer {
 
     /// Serpentine Floyd–Steinberg on a luma plane to `levels` evenly spaced greys.
     static func ditherGreys(_ luma: [Float], width: Int, height: Int, levels: Int, crisp: [UInt8]) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: width * height)
         let steps = Float(levels - 1)
         let stepValue = 255 / steps
-        // Error rows with one cell of margin on each side.
-        var current = [Float](repeating: 0, count: width + 2)
-        var next = [Float](repeating: 0, count: width + 2)
-        for y in 0..<height {
-            let leftToRight = y % 2 == 0
-            let direction = leftToRight ? 1 : -1
-            var x = leftToRight ? 0 : width - 1
-            for _ in 0..<width {
-                let index = y * width + x
-                let cell = x + 1
-                if crisp[index] != 0 {
-                    output[index] = UInt8(min(max((luma[index] / stepValue).rounded(), 0), steps))
-                } else {
-                    let wanted = min(max(luma[index] + current[cell], 0), 255)
-                    let level = min(max((wanted / stepValue).rounded(), 0), steps)
-                    output[index] = UInt8(level)
-                    let error = wanted - level * stepValue
-                    current[cell + direction] += error * (7.0 / 16)
-                    next[cell - direction] += error * (3.0 / 16)
-                    next[cell] += error * (5.0 / 16)
-                    next[cell + direction] += error * (1.0 / 16)
-                }
-                x += direction
-            }
-            swap(&current, &next)
-            for cell in next.indices { next[cell] = 0 }
-        }
-        return output
+        return diffuse(
+            width: width,
+            height: height,
+            crisp: crisp,
+            pixel: { luma[$0] },
+            clamp: { min(max($0, 0), 255) },
+            nearest: { Int(min(max(($0 / stepValue).rounded(), 0), steps)) },
+            value: { Float($0) * stepValue }
+        )
     }
 
     // MARK: - Colours
@@ -212,11 +192,45 @@ enum Ditherer {
             }
             return best
         }
-        var output = [UInt8](repeating: 0, count: width * height)
-        var current = [SIMD3<Float>](repeating: .zero, count: width + 2)
-        var next = [SIMD3<Float>](repeating: .zero, count: width + 2)
         let zero = SIMD3<Float>(repeating: 0)
         let one = SIMD3<Float>(repeating: 1)
+        return diffuse(
+            width: width,
+            height: height,
+            crisp: crisp,
+            pixel: { index in
+                SIMD3(
+                    linearTable[Int(pixels[index * 4])],
+                    linearTable[Int(pixels[index * 4 + 1])],
+                    linearTable[Int(pixels[index * 4 + 2])]
+                )
+            },
+            clamp: { $0.clamped(lowerBound: zero, upperBound: one) },
+            nearest: nearest,
+            value: { linearPalette[$0] }
+        )
+    }
+
+    // MARK: - Diffusion
+
+    /// Serpentine Floyd–Steinberg over `width`×`height` pixels, for greys (`Float`) and colours (`SIMD3<Float>`) alike:
+    /// `pixel(i)` is pixel i's colour, `clamp` keeps a colour plus its diffused error in range, `nearest` picks the
+    /// palette index for a colour and `value` gives that index's colour. Crisp pixels take the nearest index for
+    /// their own colour and neither take nor pass on error.
+    @inline(__always)
+    private static func diffuse<Colour: DiffusedColour>(
+        width: Int,
+        height: Int,
+        crisp: [UInt8],
+        pixel: (Int) -> Colour,
+        clamp: (Colour) -> Colour,
+        nearest: (Colour) -> Int,
+        value: (Int) -> Colour
+    ) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: width * height)
+        // Error rows with one cell of margin on each side.
+        var current = [Colour](repeating: .zero, count: width + 2)
+        var next = [Colour](repeating: .zero, count: width + 2)
         for y in 0..<height {
             let leftToRight = y % 2 == 0
             let direction = leftToRight ? 1 : -1
@@ -224,18 +238,13 @@ enum Ditherer {
             for _ in 0..<width {
                 let index = y * width + x
                 let cell = x + 1
-                let source = SIMD3(
-                    linearTable[Int(pixels[index * 4])],
-                    linearTable[Int(pixels[index * 4 + 1])],
-                    linearTable[Int(pixels[index * 4 + 2])]
-                )
                 if crisp[index] != 0 {
-                    output[index] = UInt8(nearest(source))
+                    output[index] = UInt8(nearest(pixel(index)))
                 } else {
-                    let wanted = (source + current[cell]).clamped(lowerBound: zero, upperBound: one)
+                    let wanted = clamp(pixel(index) + current[cell])
                     let chosen = nearest(wanted)
                     output[index] = UInt8(chosen)
-                    let error = wanted - linearPalette[chosen]
+                    let error = wanted - value(chosen)
                     current[cell + direction] += error * (7.0 / 16)
                     next[cell - direction] += error * (3.0 / 16)
                     next[cell] += error * (5.0 / 16)
@@ -244,8 +253,20 @@ enum Ditherer {
                 x += direction
             }
             swap(&current, &next)
-            for cell in next.indices { next[cell] = zero }
+            for cell in next.indices { next[cell] = .zero }
         }
         return output
     }
 }
+
+/// What error diffusion needs of a colour: a zero, sums and differences, and scaling by a weight.
+protocol DiffusedColour {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func += (lhs: inout Self, rhs: Self)
+    static func * (lhs: Self, rhs: Float) -> Self
+}
+
+extension Float: DiffusedColour {}
+extension SIMD3<Float>: DiffusedColour {}
