@@ -92,4 +92,36 @@ struct InstantFormatTests {
     func rejectsImpossibleOrZonelessInstants(text: String) {
         #expect(InstantFormat.date(from: text) == nil)
     }
+
+    // MARK: - HTTP dates
+
+    @Test func httpDatesParse() throws {
+        #expect(InstantFormat.date(fromHTTPDate: "Sun, 22 Nov 2026 09:00:00 GMT") == Self.instant)
+        #expect(
+            InstantFormat.date(fromHTTPDate: "Thu, 29 Feb 2024 23:59:59 GMT")?.timeIntervalSince1970 == 1_709_251_199
+        )
+        #expect(InstantFormat.date(fromHTTPDate: "Thu, 01 Jan 1970 00:00:00 GMT")?.timeIntervalSince1970 == 0)
+    }
+
+    @Test(arguments: [
+        "", "Sun, 22 Nov 2026 09:00:00", "Sun, 22 Nov 2026 09:00:00 UTC", "Sun, 22 Nov 2026 09:00:00 GMTx",
+        "Sunday, 22-Nov-26 09:00:00 GMT", "Sun Nov 22 09:00:00 2026", "Sun, 2 Nov 2026 09:00:00 GMT",
+        "Sun, 22 nov 2026 09:00:00 GMT", "Xyz, 22 Nov 2026 09:00:00 GMT", "Sun, 31 Nov 2026 09:00:00 GMT",
+        "Sun, 29 Feb 2026 09:00:00 GMT", "Sun, 22 Nov 2026 24:00:00 GMT", "Sun, 22 Nov 2026 09:60:00 GMT",
+        "Sun, 22 Nov +026 09:00:00 GMT", "Sun, 22 Nov 2026 09:00:00 GMT ", "120",
+    ])
+    func malformedHTTPDatesAreNil(text: String) {
+        #expect(InstantFormat.date(fromHTTPDate: text) == nil)
+    }
+
+    @Test func httpDatesAgreeWithFoundationsFormatter() throws {
+        let reference = DateFormatter()
+        reference.locale = Locale(identifier: "en_US_POSIX")
+        reference.timeZone = TimeZone(identifier: "GMT")
+        reference.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        for seconds in Self.spreadInstants {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(InstantFormat.date(fromHTTPDate: reference.string(from: date)) == date)
+        }
+    }
 }

@@ -63,6 +63,28 @@ public enum InstantFormat {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// Parses an HTTP date in its one current form, IMF-fixdate (`Sun, 22 Nov 2026 09:00:00 GMT`, RFC 9110 §5.6.7),
+    /// as `Date` and `Retry-After` headers carry it; nil for anything else. The weekday must be a weekday's name but is
+    /// not checked against the date, which RFC 9110 leaves to the sender.
+    public static func date(fromHTTPDate text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == space, bytes[7] == space,
+            bytes[11] == space, bytes[16] == space, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
+            bytes[25] == space, bytes[26...].elementsEqual("GMT".utf8),
+            weekdays.contains(where: { bytes[0..<3].elementsEqual($0.utf8) }),
+            let monthIndex = months.firstIndex(where: { bytes[8..<11].elementsEqual($0.utf8) }),
+            let day = number(bytes, 5, 2), let year = number(bytes, 12, 4), let hour = number(bytes, 17, 2),
+            let minute = number(bytes, 20, 2), let second = number(bytes, 23, 2),
+            (1...daysIn(monthIndex + 1, of: year)).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        let days = Self.days(fromYear: year, month: monthIndex + 1, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + Int64(hour * 3_600 + minute * 60 + second)))
+    }
+
+    private static let space = UInt8(ascii: " ")
+    private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
     /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in seconds since 1970.
     private static let earliestSeconds = -62_167_219_200.0
     private static let latestSeconds = 253_402_300_799.999

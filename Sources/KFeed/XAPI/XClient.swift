@@ -204,12 +204,10 @@ public struct XClient: Sendable {
     package static func retryAfter(_ response: HTTPResponse) -> Duration? {
         guard let value = response[header: "retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value),
-            let sent = response[header: "date"].flatMap(formatter.date(from:))
+        guard let date = InstantFormat.date(fromHTTPDate: value),
+            let sent = response[header: "date"].flatMap({
+                InstantFormat.date(fromHTTPDate: $0.trimmingCharacters(in: .whitespaces))
+            })
         else { return nil }
         return .seconds(max(0, date.timeIntervalSince(sent)))
     }
