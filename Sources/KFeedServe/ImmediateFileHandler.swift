@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KFeed
 import NIOCore
 import NIOHTTPTypes
 
@@ -55,7 +56,7 @@ final class ImmediateFileHandler: ChannelDuplexHandler, RemovableChannelHandler 
             fields[.server] = "kfeed"
             let second = Int(Date().timeIntervalSince1970)
             if second != date.second {
-                date = (second, HTTPDate.string(from: Date(timeIntervalSince1970: Double(second))))
+                date = (second, InstantFormat.httpDate(from: Date(timeIntervalSince1970: Double(second))))
             }
             fields[.date] = date.text
             context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)

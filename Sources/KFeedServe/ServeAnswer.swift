@@ -37,7 +37,7 @@ struct ServeAnswer: Sendable {
     /// Adds a strong `ETag` computed from the body (for answers built per request), and `Last-Modified`.
     mutating func validate(modified: Date) {
         headers[.eTag] = ServedFile.etag(for: body.readableBytesView)
-        headers[.lastModified] = HTTPDate.string(from: modified)
+        headers[.lastModified] = InstantFormat.httpDate(from: modified)
     }
 
     /// The response: `304` when `If-None-Match` names this answer's `ETag`; headers without a body for `HEAD`.

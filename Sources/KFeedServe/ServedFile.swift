@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KFeed
 
 /// One file of a generation, read into memory when the generation was loaded, with its validators.
 struct ServedFile: Sendable {
@@ -22,7 +23,7 @@ struct ServedFile: Sendable {
         self.etag = Self.etag(for: bytes)
         self.modified = modified
         self.headers = [
-            .contentType: contentType, .eTag: etag, .lastModified: HTTPDate.string(from: modified),
+            .contentType: contentType, .eTag: etag, .lastModified: InstantFormat.httpDate(from: modified),
         ]
     }
 

@@ -101,6 +101,8 @@ struct InstantFormatTests {
             InstantFormat.date(fromHTTPDate: "Thu, 29 Feb 2024 23:59:59 GMT")?.timeIntervalSince1970 == 1_709_251_199
         )
         #expect(InstantFormat.date(fromHTTPDate: "Thu, 01 Jan 1970 00:00:00 GMT")?.timeIntervalSince1970 == 0)
+        #expect(InstantFormat.httpDate(from: Self.instant.addingTimeInterval(0.999)) == "Sun, 22 Nov 2026 09:00:00 GMT")
+        #expect(InstantFormat.httpDate(from: Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 GMT")
     }
 
     @Test(arguments: [
@@ -114,13 +116,14 @@ struct InstantFormatTests {
         #expect(InstantFormat.date(fromHTTPDate: text) == nil)
     }
 
-    @Test func httpDatesAgreeWithFoundationsFormatter() throws {
+    @Test func httpDatesFormatAndParseAsFoundationsFormatterDoes() throws {
         let reference = DateFormatter()
         reference.locale = Locale(identifier: "en_US_POSIX")
         reference.timeZone = TimeZone(identifier: "GMT")
         reference.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         for seconds in Self.spreadInstants {
             let date = Date(timeIntervalSince1970: seconds)
+            #expect(InstantFormat.httpDate(from: date) == reference.string(from: date))
             #expect(InstantFormat.date(fromHTTPDate: reference.string(from: date)) == date)
         }
     }

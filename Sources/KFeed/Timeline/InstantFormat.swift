@@ -63,6 +63,19 @@ public enum InstantFormat {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// `date` (whole seconds, rounded down; clamped as ``string(from:)`` clamps) as an HTTP date, IMF-fixdate
+    /// (`Sun, 22 Nov 2026 09:00:00 GMT`), as `Last-Modified` and `Date` headers carry it.
+    public static func httpDate(from date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        let clamped = interval.isNaN ? earliestSeconds : min(max(interval, earliestSeconds), latestSeconds)
+        let seconds = Int64(clamped.rounded(.down))
+        let time = fields(ofSeconds: seconds)
+        // 1970-01-01 was a Thursday.
+        let weekday = weekdays[Int(((seconds.floorDivided(by: 86_400) + 3) % 7 + 7) % 7)]
+        return "\(weekday), \(padded(time.day)) \(months[time.month - 1]) \(padded(time.year, 4)) "
+            + "\(padded(time.hour)):\(padded(time.minute)):\(padded(time.second)) GMT"
+    }
+
     /// Parses an HTTP date in its one current form, IMF-fixdate (`Sun, 22 Nov 2026 09:00:00 GMT`, RFC 9110 §5.6.7),
     /// as `Date` and `Retry-After` headers carry it; nil for anything else. The weekday must be a weekday's name but is
     /// not checked against the date, which RFC 9110 leaves to the sender.
