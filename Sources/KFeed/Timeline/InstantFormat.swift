@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Instants as the manifest writes them: ISO 8601 in UTC (`2026-11-22T09:00:00Z`), milliseconds only when present.
+/// Instants as the manifest writes them: ISO 8601 in UTC (`2026-11-22T09:00:00Z`), milliseconds only when present;
+/// and as HTTP headers carry them (`Sun, 22 Nov 2026 09:00:00 GMT`).
 ///
 /// Done with plain calendar arithmetic rather than `ISO8601DateFormatter`: every cron run and widget read parses
 /// dozens of these, and building ICU formatters dominated their start-up time.
@@ -77,8 +78,8 @@ public enum InstantFormat {
     }
 
     /// Parses an HTTP date in its one current form, IMF-fixdate (`Sun, 22 Nov 2026 09:00:00 GMT`, RFC 9110 §5.6.7),
-    /// as `Date` and `Retry-After` headers carry it; nil for anything else. The weekday must be a weekday's name but is
-    /// not checked against the date, which RFC 9110 leaves to the sender.
+    /// as `Date` and `Retry-After` headers carry it; nil for anything else. The day name must be one, but it is
+    /// redundant with the date and not checked against it.
     public static func date(fromHTTPDate text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == space, bytes[7] == space,
