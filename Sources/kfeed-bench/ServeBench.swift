@@ -13,9 +13,9 @@ import KFeedTestSupport
 /// Photos come from `DIR` (the benchmark corpus; the bundled sample images without it), each URL the next photo,
 /// served as X serves a rendition (`--rendition`, default `small`): fitted into 680 px (`small`), 1200 (`medium`)
 /// or 2048 (`large`), oriented and re-encoded as 4:2:0 at quality 85 without metadata, or as it is (`orig`, and
-/// any photo already within the size), all made before the port is printed. A `name=` in the request picks another rendition: kfeed asks X for `name=small` at the default
-/// widget size, but adds `name=` only on pbs.twimg.com, so here its plain URLs stand for the rendition it would
-/// have asked for. Avatars are 400×400 crops of the photos, as `_400x400` avatars are.
+/// any photo already within the size), all made before the port is printed. A `name=` in the request picks
+/// another rendition: kfeed asks X for `name=small` at the default widget size, but adds `name=` only on
+/// pbs.twimg.com, so here its plain URLs stand for the rendition it would have asked for. Avatars are 400×400 crops of the photos, as `_400x400` avatars are.
 enum ServeBench {
     static func run(_ arguments: [String]) async throws {
         var photos = Fixture.directory.appendingPathComponent("images")

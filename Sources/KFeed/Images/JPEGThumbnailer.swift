@@ -9,8 +9,9 @@ public import Foundation
 /// its libjpeg API a few rows at a time (`JPEGRowReader`: only the crop's columns and rows, never the whole
 /// decoded image), into a Lanczos-3 resampler that makes the exact size. Progressive JPEGs that end up at 1/8,
 /// 1/4 or 1/2 are decoded by `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at
-/// the smallest of those scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no metadata: at widget
-/// sizes, halving the colour resolution (4:2:0) costs more fidelity than anything before the encoder (bench/images.sh).
+/// the smallest of those scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no
+/// metadata: at widget sizes, halving the colour resolution (4:2:0) costs more fidelity than anything before the
+/// encoder (bench/images.sh).
 ///
 /// The type is a `Sendable` value; each call creates and destroys its own decoder and encoder, so calls can run
 /// in parallel. Calls are synchronous and CPU-bound: run at most one per core, and gate memory with
@@ -178,19 +179,12 @@ public struct JPEGThumbnailer: Sendable {
         }
         guard structure.hasEndOfImage else { throw ImageFailure.truncated.with(detail: "no end-of-image marker") }
 
-        let handle = try TurboJPEGHandle(.decompressor)
-        let header = try handle.header(of: jpeg)
-        guard header.width == structure.width, header.height == structure.height else {
-            throw ImageFailure.corrupt.with(detail: "header sizes disagree")
-        }
-        guard !header.isCMYK else { throw .cmykNotSupported }
-
         let storedWidth = structure.orientation.swapsAxes ? size.height : size.width
         let storedHeight = structure.orientation.swapsAxes ? size.width : size.height
         // Centre crop in full-resolution stored pixels: `scale` maps crop to output.
-        let scale = max(Double(storedWidth) / Double(header.width), Double(storedHeight) / Double(header.height))
-        let cropWidth = min(Double(storedWidth) / scale, Double(header.width))
-        let cropHeight = min(Double(storedHeight) / scale, Double(header.height))
+        let scale = max(Double(storedWidth) / Double(structure.width), Double(storedHeight) / Double(structure.height))
+        let cropWidth = min(Double(storedWidth) / scale, Double(structure.width))
+        let cropHeight = min(Double(storedHeight) / scale, Double(structure.height))
         // Prefer the smallest fast factor leaving `decodeOversampling`× the target (1× for progressive files the
         // first-pass decoder reads: its samples are exact block averages, not a reduced inverse DCT's point
         // samples, and need no headroom). If that needs more memory than allowed, fall back to smaller factors
@@ -211,11 +205,11 @@ public struct JPEGThumbnailer: Sendable {
         }
         let factor = factors[candidate]
         let usesFirstPass = Self.usesFirstPass(structure, factor: factor)
-        let decodedWidth = factor.scaled(header.width)
-        let decodedHeight = factor.scaled(header.height)
+        let decodedWidth = factor.scaled(structure.width)
+        let decodedHeight = factor.scaled(structure.height)
         let window = Resampler.Window(
-            x: (Double(header.width) - cropWidth) / 2 * factor.value,
-            y: (Double(header.height) - cropHeight) / 2 * factor.value,
+            x: (Double(structure.width) - cropWidth) / 2 * factor.value,
+            y: (Double(structure.height) - cropHeight) / 2 * factor.value,
             width: cropWidth * factor.value,
             height: cropHeight * factor.value
         )
@@ -344,7 +338,7 @@ public struct JPEGThumbnailer: Sendable {
                 columns: columns.lowerBound - 1..<columns.upperBound + 1
             )
             guard reader.width == plan.decodedWidth, reader.height == plan.decodedHeight else {
-                throw ImageFailure.corrupt.with(detail: "libjpeg and TurboJPEG disagree on the size")
+                throw ImageFailure.corrupt.with(detail: "libjpeg and the header disagree on the size")
             }
             resample(reader.source)
             if let failure = reader.failure { throw failure }

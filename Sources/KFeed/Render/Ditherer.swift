@@ -213,10 +213,10 @@ enum Ditherer {
 
     // MARK: - Diffusion
 
-    /// Serpentine Floyd–Steinberg over `width`×`height` pixels, for greys (`Float`) and colours (`SIMD3<Float>`) alike:
-    /// `pixel(i)` is pixel i's colour, `clamp` keeps a colour plus its diffused error in range, `nearest` picks the
-    /// palette index for a colour and `value` gives that index's colour. Crisp pixels take the nearest index for
-    /// their own colour and neither take nor pass on error.
+    /// Serpentine Floyd–Steinberg over `width`×`height` pixels, for greys (`Float`) and colours (`SIMD3<Float>`)
+    /// alike: `pixel(i)` is pixel i's colour, `clamp` keeps a colour plus its diffused error in range, `nearest`
+    /// picks the palette index for a colour and `value` gives that index's colour. Crisp pixels take the nearest
+    /// index for their own colour and neither take nor pass on error.
     @inline(__always)
     private static func diffuse<Colour: DiffusedColour>(
         width: Int,
