@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve
+bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts
 
 bench-transport:
 	bash bench/transport.sh
@@ -29,3 +29,6 @@ bench-serve:
 
 format:
 	swift format --in-place --recursive --parallel Package.swift Sources Tests
+
+bench-reposts:
+	bash bench/reposts.sh

@@ -6,7 +6,9 @@ X API v2 recent-search responses (see ../../shared/x-api-v2.md). Run from anywhe
 """
 import json
 import os
+import random
 
+SAMPLE_PICTURES = 48  # stage-N.jpg: one per photo of the sample
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.dirname(HERE)
 
@@ -259,7 +261,7 @@ def rl(remaining, reset=1795340700):
 
 
 def sample_images():
-    """Six synthetic 'stage' pictures and three avatars (gradients and shapes; no real photos). Needs Pillow."""
+    """Synthetic 'stage' pictures (one layout) and three avatars (gradients and shapes; no real photos). Needs Pillow."""
     try:
         from PIL import Image, ImageDraw
     except ImportError:
@@ -269,6 +271,12 @@ def sample_images():
     os.makedirs(d, exist_ok=True)
     palettes = [((88, 24, 140), (240, 90, 200)), ((10, 40, 120), (60, 200, 255)), ((140, 20, 40), (255, 180, 60)),
                 ((20, 90, 60), (200, 255, 120)), ((30, 30, 30), (255, 255, 255)), ((120, 60, 10), (255, 120, 160))]
+    # One picture per photo of the sample: a teaser series, one layout in other colours (distinct pictures that a
+    # grey layout hash calls alike; the repost check must keep them all).
+    seeded = random.Random(1859)
+    while len(palettes) < SAMPLE_PICTURES:
+        top = tuple(seeded.randrange(0, 160) for _ in range(3))
+        palettes.append((top, tuple(min(255, c + seeded.randrange(60, 200)) for c in top)))
     for i, (top, bottom) in enumerate(palettes):
         w, h = (544, 680) if i % 2 == 0 else (680, 510)
         im = Image.new("RGB", (w, h))
@@ -308,7 +316,7 @@ def image_routes(pages):
             continue
         seen.add(path)
         broken = m["media_key"] == "3_1859170000000100006"  # one chosen post's image is an HTML page: a placeholder
-        body = "../../images/broken.jpg" if broken else f"../../images/stage-{i % 6 + 1}.jpg"
+        body = "../../images/broken.jpg" if broken else f"../../images/stage-{i % SAMPLE_PICTURES + 1}.jpg"
         routes.append({"host": "pbs.twimg.com", "path": path, "headers": {"content-type": "image/jpeg"}, "body": body})
     for i, u in enumerate(users):
         path = u["profile_image_url"].split("pbs.twimg.com", 1)[1].replace("_normal.", "_400x400.")

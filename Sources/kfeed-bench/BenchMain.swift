@@ -14,6 +14,7 @@ enum BenchMain {
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             case "hashes": try HashBench.run(Array(arguments.dropFirst()))
+            case "reposts": try RepostBench.run(Array(arguments.dropFirst()))
             case "render": try await RenderBench.run(Array(arguments.dropFirst()))
             case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:

@@ -94,7 +94,8 @@ struct RefreshCommandAPITests {
     @Test(arguments: [
         (2 * 365 * 86_400, 6 * 3_600),  // a reset two years ahead waits the back-off cap, not two years
         (-3_600, 15 * 60),  // a reset already past waits the normal minimum
-        (600, 600),  // a plausible reset is honoured
+        (1_200, 1_200),  // a plausible reset is honoured
+        (300, 15 * 60),  // a reset sooner than the shortest wait waits that: no run asks again within 15 minutes
     ])
     func rateLimitResetFarFromTheClockIsClamped(resetOffset: Int, wait: Int) async throws {
         let directory = try TemporaryDirectory()

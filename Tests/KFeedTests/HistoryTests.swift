@@ -92,7 +92,7 @@ struct HistoryTests {
             size: .small,
             now: Self.t0
         )
-        for _ in 0..<(History.maxRecords / 4 + 10) { history.record(manifest, hashes: [:]) }
+        for _ in 0..<(History.maxRecords / 4 + 10) { history.record(manifest, identities: [:]) }
         #expect(history.records.count == History.maxRecords)
     }
 

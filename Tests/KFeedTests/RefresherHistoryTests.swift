@@ -111,10 +111,10 @@ struct RefresherHistoryTests {
         let refresher = Self.refresher(directory.url, transport: try Self.transport(), entries: 24)
         let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))
         #expect(manifest.entries.count == 4)
-        let hashes = try #require(refresher.store.history()).hashes
-        #expect(hashes.count == 4)
-        for (index, hash) in hashes.enumerated() {
-            for other in hashes[(index + 1)...] { #expect(!hash.isSameImage(as: other)) }
+        let pictures = Array(try #require(refresher.store.history()).pictures.values.map(\.identity))
+        #expect(pictures.count == 4)
+        for (index, picture) in pictures.enumerated() {
+            for other in pictures[(index + 1)...] { #expect(!picture.isSamePicture(as: other)) }
         }
     }
 

@@ -234,7 +234,7 @@ struct RefresherTests {
     @Test func rateLimitWaitsForTheResetAndUsageCapForTheNextDay() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let reset = Self.t0.addingTimeInterval(11 * 60)
+        let reset = Self.t0.addingTimeInterval(21 * 60)
         let limited = try Self.transport(
             fixture: "recent-search.429-rate-limit.json",
             searchStatus: 429,

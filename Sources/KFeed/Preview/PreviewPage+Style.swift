@@ -58,6 +58,10 @@ extension PreviewPage {
           background: var(--chip); color: #fff; font-size: 11px; font-weight: 600; letter-spacing: .02em;
         }
         .is-current .state { background: var(--accent); color: var(--accent-ink); }
+        .again {
+          position: absolute; top: 8px; right: 8px; padding: 2px 9px; border-radius: 999px;
+          background: var(--chip); color: #fff; font-size: 11px; font-weight: 600; opacity: .85;
+        }
         .placeholder-note {
           position: absolute; left: 8px; right: 8px; bottom: 8px; margin: 0; padding: 6px 9px; border-radius: 10px;
           background: var(--chip); color: #fff; font-size: 12px; line-height: 1.3; display: flex; flex-direction: column;

@@ -164,6 +164,7 @@ public struct PreviewPage: Sendable {
                 "<span class=\"reason\">\(HTMLEscaping.escape(reason.isEmpty ? "unknown reason" : reason))</span></p>\n"
         }
         text += "<span class=\"state\">\(label)</span>\n"
+        if entry.isRepeat { text += "<span class=\"again\" title=\"shown before: too few new posts\">again</span>\n" }
         text += "</div>\n<div class=\"meta\">\n"
         text += clock.timeElement(entry.date, className: "when") + "\n"
         text += "<div class=\"author\">"

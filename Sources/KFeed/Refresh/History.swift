@@ -17,13 +17,17 @@ public struct History: Codable, Sendable, Hashable {
         public var mediaKey: String
         /// The perceptual hash of its thumbnail (16 hex digits), nil for a placeholder.
         public var hash: String?
+        /// The colour signature of its thumbnail (base64), nil for a placeholder. Records written before kfeed kept
+        /// signatures have none: their pictures are never called the same as a new one (a hash alone cannot tell a
+        /// repost from a picture of the same layout).
+        public var signature: String?
         /// When the entry became current.
         public var shownAt: Date
         /// The `generated_at` of the timeline that scheduled it.
         public var generation: Date
 
         private enum CodingKeys: String, CodingKey {
-            case hash
+            case hash, signature
             case postID = "post_id"
             case mediaKey = "media_key"
             case shownAt = "shown_at"
@@ -65,18 +69,36 @@ public struct History: Codable, Sendable, Hashable {
     public var postIDs: Set<String> { Set(records.map(\.postID)) }
     /// Media keys shown in the window.
     public var mediaKeys: Set<String> { Set(records.map(\.mediaKey)) }
-    /// The perceptual hashes of the pictures shown in the window.
-    package var hashes: [PerceptualHash] { records.compactMap { $0.hash.flatMap(PerceptualHash.init) } }
+    /// The pictures shown in the window, with when each was last shown, by media key.
+    package var pictures: [String: (identity: PictureIdentity, shownAt: Date)] {
+        var pictures: [String: (identity: PictureIdentity, shownAt: Date)] = [:]
+        for record in records {
+            guard let hash = record.hash.flatMap(PerceptualHash.init),
+                let signature = record.signature.flatMap(ColourSignature.init(base64:))
+            else { continue }
+            pictures[record.mediaKey] = (PictureIdentity(hash: hash, signature: signature), record.shownAt)
+        }
+        return pictures
+    }
 
-    /// Adds a record for every entry of `manifest`, with the hashes of their thumbnails by media key, keeping at most
-    /// ``maxRecords``.
-    package mutating func record(_ manifest: Manifest, hashes: [String: PerceptualHash]) {
+    /// When each post was last shown in the window, by post id.
+    package var lastShown: [String: Date] {
+        records.reduce(into: [:]) { last, record in
+            last[record.postID] = max(last[record.postID] ?? record.shownAt, record.shownAt)
+        }
+    }
+
+    /// Adds a record for every entry of `manifest`, with the identities of their thumbnails by media key, keeping at
+    /// most ``maxRecords``.
+    package mutating func record(_ manifest: Manifest, identities: [String: PictureIdentity]) {
         for entry in manifest.entries {
+            let identity = entry.placeholder ? nil : identities[entry.media.key]
             records.append(
                 Record(
                     postID: entry.tweetID,
                     mediaKey: entry.media.key,
-                    hash: entry.placeholder ? nil : hashes[entry.media.key]?.description,
+                    hash: identity?.hash.description,
+                    signature: identity?.signature.base64,
                     shownAt: entry.date,
                     generation: manifest.generatedAt
                 )

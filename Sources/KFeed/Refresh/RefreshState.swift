@@ -62,7 +62,8 @@ public struct RefreshState: Codable, Sendable, Hashable {
     /// - no credits left: ``maxBackoff`` ahead (only a person adding credits helps; `--force` tries sooner);
     /// - a rate-limit reset still ahead: that reset, but never more than ``maxBackoff`` ahead (a wrong host clock
     ///   or a bogus header must not park the feed for years);
-    /// - anything else, or a reset already past: the back-off.
+    /// - anything else, or a reset already past: the back-off;
+    /// and never sooner than ``TimelineBuilder/minimumWait``.
     public mutating func recordFailure(_ error: KFeedError, now: Date) {
         consecutiveFailures += 1
         let backoff = now.addingTimeInterval(Self.backoff(afterFailures: consecutiveFailures))
@@ -79,7 +80,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
         } else if let reset = error.retryNotBefore, reset > now {
             retry = min(reset, cap)
         }
-        retryAfter = retry
+        retryAfter = max(retry, now.addingTimeInterval(TimelineBuilder.minimumWait))
         lastError = Failure(kind: error.code.description, message: error.message, at: now)
     }
 

@@ -234,8 +234,21 @@ public struct Refresher: Sendable {
             log("partial error: \(Sanitized.excerpt(error.detail))")
         }
 
-        let planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
-        guard !selection.chosen.isEmpty else {
+        // Posts shown within the window that the search returned again: what fills the timeline when too few are
+        // unshown (DESIGN §7), fetched with the rest.
+        let repeats = repeatCandidates(
+            in: items,
+            besides: selection,
+            lastShown: history.lastShown,
+            wanting: builder.entryCount + plan.extraCandidates - selection.chosen.count
+        )
+        var planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
+        planned.entries += repeats.map { choice in
+            var entry = Manifest.Entry(date: now, item: choice.item, media: choice.media)
+            entry.isRepeat = true
+            return entry
+        }
+        guard !planned.entries.isEmpty else {
             let error = KFeedError(.apiResponse, "the search returned no usable post")
             state.recordFailure(error, now: now)
             // The posts read were billed and none is usable: the next search starts after them.
@@ -253,18 +266,17 @@ public struct Refresher: Sendable {
         var summary: Summary
         do {
             let filled: Manifest
-            (filled, summary) = try await withDeadline(started) {
+            (filled, summary) = try await withDeadline(started) { [planned] in
                 try await fillImages(of: planned, with: connection.images)
             }
-            let hashes: [String: PerceptualHash]
-            let distinct: Manifest
-            (distinct, hashes) = distinctPictures(of: filled, notLike: history.hashes, builder: builder, now: now)
+            let distinct = distinctPictures(of: filled, notLike: history, builder: builder)
+            let full = fillingWithRepeats(distinct, previous: previous, builder: builder, now: now)
             (manifest, summary.rendered) = try await withDeadline(started) {
-                try await renderDisplays(of: distinct, with: connection.images)
+                try await renderDisplays(of: full, with: connection.images)
             }
             summary.placeholders = manifest.entries.filter(\.placeholder).count
             if remembers {
-                history.record(manifest, hashes: hashes)
+                history.record(manifest, identities: distinct.identities)
                 try store.write(history)
                 let pages =
                     search.pageBodies.map(ReadPage.init) + earlier + (older?.pageBodies ?? []).map(ReadPage.init)
@@ -320,31 +332,106 @@ public struct Refresher: Sendable {
         return kept.prefix(maxCandidatePages).map(\.body)
     }
 
-    /// The first `builder.entryCount` entries of `filled` whose picture is not the same as one in `shown` or an
-    /// earlier entry (a repost under another media key), dated anew; and the hashes of their pictures by media key.
-    private func distinctPictures(
-        of filled: Manifest,
-        notLike shown: [PerceptualHash],
+    /// The usable posts of `items` that were shown within the window (by post id) and are not in `selection`,
+    /// shown longest ago first, at most `count`.
+    func repeatCandidates(
+        in items: [FeedItem],
+        besides selection: Selection,
+        lastShown: [String: Date],
+        wanting count: Int
+    ) -> [Selection.Choice] {
+        guard count > 0, plan.noRepeatWindow > 0 else { return [] }
+        var everything = plan.builder
+        everything.entryCount = items.count
+        let chosen = Set(selection.chosen.map(\.item.post.id))
+        let shown = everything.selection(from: items, isExhausted: true).chosen.compactMap { choice in
+            lastShown[choice.item.post.id].flatMap { chosen.contains(choice.item.post.id) ? nil : (choice, $0) }
+        }
+        return shown.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
+    }
+
+    /// What ``distinctPictures(of:notLike:builder:)`` keeps and drops.
+    struct DistinctPictures {
+        /// The unshown entries to show, in the search's order, at most the builder's entry count.
+        var kept: [Manifest.Entry]
+        /// Entries that may fill the rest, with when each (or its picture) was last shown: the search's posts shown
+        /// within the window, and entries whose picture was shown under another post or media key.
+        var repeats: [(entry: Manifest.Entry, shownAt: Date)]
+        /// The identity of every picture looked at, by media key (these, and those shown before).
+        var identities: [String: PictureIdentity]
+    }
+
+    /// The first `builder.entryCount` unshown entries of `filled` whose picture is not the same photo
+    /// (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another media key);
+    /// and the entries that may fill the rest as repeats.
+    func distinctPictures(of filled: Manifest, notLike history: History, builder: TimelineBuilder) -> DistinctPictures {
+        let shown = history.pictures
+        let lastShown = history.lastShown
+        var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
+        var taken: [PictureIdentity] = []
+        for entry in filled.entries {
+            guard plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
+                let identity = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
+            else {
+                if !entry.isRepeat && result.kept.count < builder.entryCount { result.kept.append(entry) }
+                continue
+            }
+            result.identities[entry.media.key] = identity
+            if taken.contains(where: identity.isSamePicture) { continue }
+            if entry.isRepeat {
+                result.repeats.append((entry, lastShown[entry.tweetID] ?? entry.date))
+                continue
+            }
+            if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
+                log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
+                result.repeats.append((entry, match))
+                continue
+            }
+            guard result.kept.count < builder.entryCount else { continue }
+            taken.append(identity)
+            result.kept.append(entry)
+        }
+        return result
+    }
+
+    /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
+    /// (`DESIGN.md` §7): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
+    /// repeat, never a post, a media key or a picture twice; dated anew.
+    func fillingWithRepeats(
+        _ distinct: DistinctPictures,
+        previous: Manifest?,
         builder: TimelineBuilder,
         now: Date
-    ) -> (Manifest, [String: PerceptualHash]) {
-        var kept: [Manifest.Entry] = []
-        var hashes: [String: PerceptualHash] = [:]
-        var seen = shown
-        for entry in filled.entries where kept.count < builder.entryCount {
-            if plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
-                let hash = store.data(at: image).flatMap(PerceptualHash.of(jpeg:))
-            {
-                if seen.contains(where: hash.isSameImage) {
-                    log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
-                    continue
-                }
-                seen.append(hash)
-                hashes[entry.media.key] = hash
+    ) -> Manifest {
+        var entries = distinct.kept
+        if entries.count < builder.entryCount, plan.noRepeatWindow > 0 {
+            let earlier =
+                previous.map { previous in
+                    previous.query == plan.query.text && previous.size == plan.size
+                        ? previous.entries.filter { !$0.placeholder && $0.date < now }.map { ($0, $0.date) } : []
+                } ?? []
+            let candidates = (distinct.repeats + earlier).sorted { $0.1 < $1.1 }
+            var posts = Set(entries.map(\.tweetID))
+            var keys = Set(entries.map(\.media.key))
+            var pictures = entries.compactMap { distinct.identities[$0.media.key] }
+            for (candidate, _) in candidates where entries.count < builder.entryCount {
+                let identity = distinct.identities[candidate.media.key]
+                guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
+                    !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })
+                else { continue }
+                var entry = candidate
+                entry.isRepeat = true
+                entry.renders = nil
+                entries.append(entry)
+                posts.insert(entry.tweetID)
+                keys.insert(entry.media.key)
+                if let identity { pictures.append(identity) }
             }
-            kept.append(entry)
+            if entries.count > distinct.kept.count {
+                log("\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)")
+            }
         }
-        return (builder.manifest(scheduling: kept, query: plan.query, size: plan.size, now: now), hashes)
+        return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)
     }
 
     /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.

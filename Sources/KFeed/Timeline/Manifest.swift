@@ -70,6 +70,9 @@ public struct Manifest: Codable, Sendable, Hashable {
         /// The display renders of this entry by profile name (`trmnl` → `renders/<key>-trmnl.png`), relative to
         /// the cache directory; nil (and omitted from the JSON) when no display profile was asked for.
         public var renders: [String: String]?
+        /// Whether this post was shown within the no-repeat window and fills a slot that no unshown post could
+        /// (`DESIGN.md` §7); written as `"repeat": true`, and omitted otherwise.
+        public var isRepeat = false
 
         /// Creates an entry for a chosen post; image paths are set when images are fetched.
         public init(date: Date, item: FeedItem, media: Media) {
@@ -102,6 +105,22 @@ public struct Manifest: Codable, Sendable, Hashable {
             case date, text, url, author, media, image, placeholder, renders
             case tweetID = "tweet_id"
             case placeholderReason = "placeholder_reason"
+            case isRepeat = "repeat"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            date = try container.decode(Date.self, forKey: .date)
+            tweetID = try container.decode(String.self, forKey: .tweetID)
+            text = try container.decode(String.self, forKey: .text)
+            url = try container.decode(URL.self, forKey: .url)
+            author = try container.decode(Author.self, forKey: .author)
+            media = try container.decode(MediaInfo.self, forKey: .media)
+            image = try container.decodeIfPresent(String.self, forKey: .image)
+            placeholder = try container.decode(Bool.self, forKey: .placeholder)
+            placeholderReason = try container.decodeIfPresent(String.self, forKey: .placeholderReason)
+            renders = try container.decodeIfPresent([String: String].self, forKey: .renders)
+            isRepeat = try container.decodeIfPresent(Bool.self, forKey: .isRepeat) ?? false
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -116,6 +135,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             try container.encode(placeholder, forKey: .placeholder)
             try container.encode(placeholderReason, forKey: .placeholderReason)
             try container.encodeIfPresent(renders, forKey: .renders)
+            if isRepeat { try container.encode(true, forKey: .isRepeat) }
         }
     }
 

@@ -76,6 +76,7 @@ public struct ScheduleText: Sendable {
                 "\(marker) \(localTime(entry.date))  \(user.padding(toLength: max(width, user.count), withPad: " ", startingAt: 0))"
                 + "  \(entry.media.type.padding(toLength: 12, withPad: " ", startingAt: 0))  \(entry.url.absoluteString)"
             if entry.placeholder { line += "  [placeholder: \(entry.placeholderReason ?? "unknown")]" }
+            if entry.isRepeat { line += "  (again)" }
             lines.append(line)
         }
         return lines

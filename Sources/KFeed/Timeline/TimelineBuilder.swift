@@ -19,6 +19,10 @@ public struct TimelineBuilder: Sendable {
     /// Media not to use again (shown within the no-repeat window); a post falls back to its next usable media.
     public var shownMediaKeys: Set<String> = []
 
+    /// The shortest wait before a timeline is due again, and before a failed refresh is retried: no answer, however
+    /// short or empty, makes the next cron run ask again (`DESIGN.md` §7).
+    public static let minimumWait: TimeInterval = 15 * 60
+
     /// Creates a builder; the defaults are the contract's.
     public init(
         entryCount: Int = 24,
@@ -147,7 +151,8 @@ public struct TimelineBuilder: Sendable {
         return manifest(scheduling: entries, query: query, size: size, now: now)
     }
 
-    /// Dates `entries` in their order — entry *i* at `now + i × interval` — and sets the reload date.
+    /// Dates `entries` in their order — entry *i* at `now + i × interval` — and sets the reload date from the policy,
+    /// never sooner than ``minimumWait`` after `now`.
     /// - Parameters:
     ///   - entries: the entries, newest post first; their dates are replaced.
     ///   - query: the query the posts came from.
@@ -164,10 +169,12 @@ public struct TimelineBuilder: Sendable {
     {
         var entries = entries
         for index in entries.indices { entries[index].date = now.addingTimeInterval(Double(index) * interval.seconds) }
+        // Never a reload already due when written: a short or empty timeline must not make every cron run ask again.
+        let soonest = now.addingTimeInterval(Self.minimumWait)
         let reloadAfter: Date? =
             switch policy {
-            case .atEnd: entries.last?.date ?? now
-            case .after(let date): date
+            case .atEnd: max(entries.last?.date ?? now, soonest)
+            case .after(let date): max(date, soonest)
             case .never: nil
             }
         return Manifest(
