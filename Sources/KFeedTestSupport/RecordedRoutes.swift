@@ -31,9 +31,31 @@ public struct RecordedRoutes: Sendable {
         { [self] request in response(for: request) }
     }
 
-    /// Asks the replay what it answers `target` (path and query) on the loopback host.
-    private func answer(target: String) throws -> LoopbackServer.Response {
-        guard let url = URL(string: "http://127.0.0.1\(target)") else {
+    /// A loopback handler for a scenario that also serves its pictures: the search pages' `pbs.twimg.com` URLs point
+    /// at the loopback server, and the requests for them are answered by the scenario's `pbs.twimg.com` routes.
+    public var handlerServingImages: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
+        { [self] request in
+            let host = request[header: "Host"] ?? "127.0.0.1"
+            guard request.path != RecentSearchRequest.path else {
+                var response = response(for: request)
+                response.body = Data(
+                    String(decoding: response.body, as: UTF8.self)
+                        .replacingOccurrences(of: "https://pbs.twimg.com", with: "http://\(host)").utf8
+                )
+                return response
+            }
+            // Off pbs.twimg.com a photo's URL is asked as given, with its extension; the routes name it without.
+            let target =
+                request.target.hasPrefix("/media/")
+                ? request.target.replacingOccurrences(of: ".jpg", with: "") : request.target
+            return (try? answer(target: target, origin: "https://pbs.twimg.com"))
+                ?? .text("no recorded route for \(request.target)", status: 404)
+        }
+    }
+
+    /// Asks the replay what it answers `target` (path and query) on `origin`.
+    private func answer(target: String, origin: String = "http://127.0.0.1") throws -> LoopbackServer.Response {
+        guard let url = URL(string: "\(origin)\(target)") else {
             throw KFeedError(.replay, "not a request target: \(target)")
         }
         let recorded = try replay.response(to: HTTPRequest(url: url, maxBodyBytes: .max))

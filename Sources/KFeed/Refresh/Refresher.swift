@@ -249,17 +249,14 @@ public struct Refresher: Sendable {
             return entry
         }
         guard !planned.entries.isEmpty else {
-            let error = KFeedError(.apiResponse, "the search returned no usable post")
-            state.recordFailure(error, now: now)
-            // The posts read were billed and none is usable: the next search starts after them.
-            if remembers, let newest = search.results.posts.first?.id { state.sinceID = newest }
-            if previous == nil { try store.commit(planned) }
-            try store.write(state)
-            store.log(
-                "no usable post in \(items.count) results; kept the last timeline; retry after \(state.retryAfter.map(InstantFormat.string) ?? "-")",
-                at: now
+            return try keepLastTimeline(
+                planned,
+                previous: previous,
+                state: &state,
+                search: search,
+                read: items.count,
+                now: now
             )
-            return .noUsablePost(retryAfter: state.retryAfter)
         }
 
         let manifest: Manifest
@@ -271,6 +268,17 @@ public struct Refresher: Sendable {
             }
             let distinct = distinctPictures(of: filled, notLike: history, builder: builder)
             let full = fillingWithRepeats(distinct, previous: previous, builder: builder, now: now)
+            // Never an empty timeline over a good one (every picture could not be had, or only placeholders repeat).
+            guard !full.entries.isEmpty else {
+                return try keepLastTimeline(
+                    full,
+                    previous: previous,
+                    state: &state,
+                    search: search,
+                    read: items.count,
+                    now: now
+                )
+            }
             (manifest, summary.rendered) = try await withDeadline(started) {
                 try await renderDisplays(of: full, with: connection.images)
             }
@@ -432,6 +440,27 @@ public struct Refresher: Sendable {
             }
         }
         return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)
+    }
+
+    /// The search gave nothing to show: the last good timeline stays (an empty one is committed only when there is
+    /// none), and a retry is scheduled on the back-off.
+    private func keepLastTimeline(
+        _ empty: Manifest,
+        previous: Manifest?,
+        state: inout RefreshState,
+        search: XClient.Outcome,
+        read: Int,
+        now: Date
+    ) throws -> Outcome {
+        let error = KFeedError(.apiResponse, "the search returned no usable post")
+        state.recordFailure(error, now: now)
+        // The posts read were billed and none is usable: the next search starts after them.
+        if plan.noRepeatWindow > 0, let newest = search.results.posts.first?.id { state.sinceID = newest }
+        if previous == nil { try store.commit(empty) }
+        try store.write(state)
+        let retry = state.retryAfter.map(InstantFormat.string) ?? "-"
+        store.log("no usable post in \(read) results; kept the last timeline; retry after \(retry)", at: now)
+        return .noUsablePost(retryAfter: state.retryAfter)
     }
 
     /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.
