@@ -28,6 +28,9 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var clock: Date
     private var failing = false
+    private var pictureKind = Pictures.blocks
+    private var silent: Range<Date>?
+    private var empty: Range<Date>?
     private var readByDay: [Int: Set<Int>] = [:]
     private var requestsByDay: [Int: Int] = [:]
     private var searches: [[String: String]] = []
@@ -47,6 +50,32 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
     public var now: Date {
         get { lock.withLock { clock } }
         set { lock.withLock { clock = newValue } }
+    }
+
+    /// What the posts' photos look like.
+    package enum Pictures: Sendable {
+        /// A grid of seeded colour blocks each (as different as two photos).
+        case blocks
+        /// Members of one ``LayoutFamily``: one composition, seeded colours and content.
+        case layout(LayoutFamily)
+    }
+
+    /// What the posts' photos look like (default: blocks).
+    package var pictures: Pictures {
+        get { lock.withLock { pictureKind } }
+        set { lock.withLock { pictureKind = newValue } }
+    }
+
+    /// Posts created in this span never exist: a topic with nothing new.
+    public var silence: Range<Date>? {
+        get { lock.withLock { silent } }
+        set { lock.withLock { silent = newValue } }
+    }
+
+    /// Searches made in this span find nothing (200, `result_count` 0).
+    public var emptySearches: Range<Date>? {
+        get { lock.withLock { empty } }
+        set { lock.withLock { empty = newValue } }
     }
 
     /// When true, every search answers 503.
@@ -93,7 +122,11 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
             // A repost shows the photo before it, encoded again at another size.
             let seed = Self.picture(ofPost: n)
             let width = seed == n ? 800 : 640
-            let pixels = TestJPEG.blocks(seed: seed, width: width, height: width * 3 / 4)
+            let pixels =
+                switch pictures {
+                case .blocks: TestJPEG.blocks(seed: seed, width: width, height: width * 3 / 4)
+                case .layout(let family): family.picture(seed: seed, width: width, height: width * 3 / 4)
+                }
             let body = try TestJPEG.jpeg(pixels, width: width, height: width * 3 / 4)
             return HTTPResponse(status: 200, body: body, url: request.url)
         }
@@ -129,8 +162,11 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
         if let token = parameters["next_token"], let below = Int(token.dropFirst()) { upper = min(upper, below - 1) }
         var lower = max(0, newest(at: now.addingTimeInterval(-Self.window)) + 1)
         if let since = number(parameters["since_id"]) { lower = max(lower, since + 1) }
+        let (silent, empty) = lock.withLock { (self.silent, self.empty) }
+        let exists = { (n: Int) in !(silent?.contains(self.created(n)) ?? false) && !(empty?.contains(now) ?? false) }
         let numbers =
-            upper >= lower ? Array(stride(from: upper, through: max(lower, upper - maxResults + 1), by: -1)) : []
+            upper >= lower
+            ? Array(stride(from: upper, through: lower, by: -1).lazy.filter(exists).prefix(maxResults)) : []
         lock.withLock {
             readByDay[day(of: now), default: []].formUnion(numbers)
             returned += numbers

@@ -16,6 +16,21 @@ enum EconomyBench {
         var postsPerDay: Int
         var noRepeatDays: Int = 7
         var failing = false
+        var pictures = SimulatedX.Pictures.blocks
+        /// Days (from the start) on which no post is created.
+        var silentDays: Range<Int>?
+        /// Days on which every search finds nothing.
+        var emptyDays: Range<Int>?
+        /// Hours to run, when not the command's.
+        var hours: Int?
+
+        /// Whether day `day` is one the topic or the API fails on (≤ 12 requests), not a healthy one: an API that
+        /// fails, a search that finds nothing, a day with nothing new and the day after it (when a refresh reads
+        /// back further than the silence to fill the timeline).
+        func isFailing(day: Int) -> Bool {
+            failing || (emptyDays?.contains(day) ?? false)
+                || (silentDays.map { $0.lowerBound...$0.upperBound }?.contains(day) ?? false)
+        }
     }
 
     static func run(_ arguments: [String]) async throws {
@@ -25,25 +40,35 @@ enum EconomyBench {
             Scenario(name: "quiet", postsPerDay: 12),
             Scenario(name: "busy, no memory", postsPerDay: 400, noRepeatDays: 0),
             Scenario(name: "failing (503)", postsPerDay: 400, failing: true),
+            Scenario(name: "every picture of one layout", postsPerDay: 400, pictures: .layout(.stage)),
+            Scenario(name: "nothing new for three days", postsPerDay: 30, silentDays: 1..<4, hours: 120),
+            Scenario(name: "an empty search for a day", postsPerDay: 400, emptyDays: 1..<2, hours: 72),
         ]
         print("kfeed refresh from cron every 15 min for \(hours) h, 24 entries, simulated X (posts read = distinct")
         print("posts returned per UTC day, what X bills); start 2026-11-22T09:00:00Z")
         print("")
         var missed: [String] = []
         for scenario in scenarios {
-            let result = try await run(scenario, hours: hours)
-            let days = result.days
+            let result = try await run(scenario, hours: scenario.hours ?? hours)
             if result.notDueRequests > 0 { missed.append("\(scenario.name): requests when not due") }
-            if result.repeats > 0 { missed.append("\(scenario.name): \(result.repeats) repeated entries") }
-            if scenario.failing {
-                if days.contains(where: { $0.requests > 12 }) { missed.append("failing: over 12 requests a day") }
-            } else if days.contains(where: { $0.postsRead > 30 || $0.requests > 2 }) && scenario.noRepeatDays > 0 {
-                missed.append("\(scenario.name): over 30 posts or 2 requests a day")
+            if result.unmarkedRepeats > 0 {
+                missed.append("\(scenario.name): \(result.unmarkedRepeats) unmarked repeats")
+            }
+            if result.blankTicks > 0 {
+                missed.append("\(scenario.name): no picture for \(result.blankTicks) quarter hours")
+            }
+            for (day, cost) in result.days.enumerated() {
+                if scenario.isFailing(day: day) {
+                    if cost.requests > 12 { missed.append("\(scenario.name): over 12 requests on failing day \(day)") }
+                } else if scenario.noRepeatDays > 0 && (cost.postsRead > 30 || cost.requests > 2) {
+                    missed.append("\(scenario.name): over 30 posts or 2 requests on day \(day)")
+                }
             }
         }
         print("")
         print(
-            "goals (≤ 30 posts and ≤ 2 requests a healthy day, 0 when not due, ≤ 12 a failing day, no repeats): "
+            "goals (≤ 30 posts and ≤ 2 requests a healthy day, 0 when not due, ≤ 12 a failing day, a picture every "
+                + "quarter hour, repeats only when marked): "
                 + (missed.isEmpty ? "met" : "missed: " + missed.joined(separator: "; "))
         )
         if !missed.isEmpty { exit(1) }
@@ -52,13 +77,28 @@ enum EconomyBench {
     private struct Result {
         var days: [SimulatedX.Day]
         var notDueRequests: Int
-        var repeats: Int
+        var unmarkedRepeats: Int
+        var blankTicks: Int
     }
 
     private static func run(_ scenario: Scenario, hours: Int) async throws -> Result {
         let start = Date(timeIntervalSince1970: 1_795_338_000)
         let x = SimulatedX(start: start, postsPerDay: scenario.postsPerDay)
         x.isFailing = scenario.failing
+        x.pictures = scenario.pictures
+        // UTC days, as X bills them and as the per-day figures count (day 0 is the start's).
+        let midnight = (start.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        func span(_ days: Range<Int>?) -> Range<Date>? {
+            days.map {
+                Date(
+                    timeIntervalSince1970: midnight + Double($0.lowerBound) * 86_400
+                )..<Date(
+                    timeIntervalSince1970: midnight + Double($0.upperBound) * 86_400
+                )
+            }
+        }
+        x.silence = span(scenario.silentDays)
+        x.emptySearches = span(scenario.emptyDays)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-economy-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let refresher = Refresher(
@@ -80,9 +120,13 @@ enum EconomyBench {
         var notDue = 0
         var notDueRequests = 0
         var entries = 0
-        var repeats = 0
+        var unmarked = 0
+        var marked = 0
+        var blank = 0
         var shown: Set<String> = []
         var shownPictures: Set<Int> = []
+        var current: Manifest?
+        var hadPicture = false
         var now = start
         let end = start.addingTimeInterval(TimeInterval(hours) * 3_600)
         while now < end {
@@ -95,21 +139,33 @@ enum EconomyBench {
                     notDueRequests += x.searchParameters.count - before
                 case .refreshed(let manifest, _):
                     refreshes += 1
+                    if ProcessInfo.processInfo.environment["KFEED_ECONOMY_TRACE"] != nil {
+                        let fresh = manifest.entries.filter { !$0.isRepeat }.count
+                        print("    \(InstantFormat.string(from: now)): \(manifest.entries.count) entries, \(fresh) new")
+                    }
+                    current = manifest
                     // What this timeline shows before the next one replaces it (its last entry begins then).
                     let reload = manifest.reloadAfter ?? end
                     for entry in manifest.entries where entry.date < reload && entry.date < end {
                         entries += 1
                         let picture = SimulatedX.post(ofID: entry.media.key).map(SimulatedX.picture(ofPost:))
-                        if !shown.insert(entry.tweetID).inserted || !shownPictures.insert(picture ?? -1).inserted {
-                            repeats += 1
-                        }
+                        let again =
+                            !shown.insert(entry.tweetID).inserted || !shownPictures.insert(picture ?? -1).inserted
+                        if again && entry.isRepeat { marked += 1 } else if again { unmarked += 1 }
                     }
                 case .noUsablePost:
                     failures += 1
+                    if ProcessInfo.processInfo.environment["KFEED_ECONOMY_TRACE"] != nil {
+                        print("    \(InstantFormat.string(from: now)): no usable post")
+                    }
                 }
             } catch {
                 failures += 1
             }
+            // The screen: the entry whose hour covers now; past the timeline's end, its last entry (stale, not
+            // blank); nothing only when no timeline has any entry.
+            if hadPicture && current?.entries.isEmpty ?? true { blank += 1 }
+            hadPicture = hadPicture || !(current?.entries.isEmpty ?? true)
             now.addTimeInterval(900)
         }
         let days = x.days
@@ -120,8 +176,9 @@ enum EconomyBench {
         print("  " + perDay.joined(separator: " | "))
         print(
             "  refreshes \(refreshes), failed runs \(failures), not due \(notDue) (requests when not due: "
-                + "\(notDueRequests)), entries shown \(entries), repeated \(repeats)"
+                + "\(notDueRequests)), entries shown \(entries), repeats marked \(marked), unmarked \(unmarked), "
+                + "quarter hours without a picture \(blank)"
         )
-        return Result(days: days, notDueRequests: notDueRequests, repeats: repeats)
+        return Result(days: days, notDueRequests: notDueRequests, unmarkedRepeats: unmarked, blankTicks: blank)
     }
 }
