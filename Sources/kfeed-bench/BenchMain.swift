@@ -1,7 +1,7 @@
 import Foundation
 import KFeed
 
-/// `kfeed-bench transport|images|serve|hashes|render|economy …`: the measurements `make bench` runs
+/// `kfeed-bench transport|images|serve|reposts|render|economy …`: the measurements `make bench` runs
 /// (see bench/README.md).
 @main
 enum BenchMain {
@@ -13,13 +13,12 @@ enum BenchMain {
             case "transport": try await TransportBench.run(Array(arguments.dropFirst()))
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
-            case "hashes": try HashBench.run(Array(arguments.dropFirst()))
             case "reposts": try RepostBench.run(Array(arguments.dropFirst()))
             case "render": try await RenderBench.run(Array(arguments.dropFirst()))
             case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|hashes|render|economy [options]\n".utf8)
+                    Data("usage: kfeed-bench transport|images|serve|reposts|render|economy [options]\n".utf8)
                 )
                 exit(64)
             }

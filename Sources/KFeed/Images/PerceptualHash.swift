@@ -10,10 +10,6 @@ package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
     /// The 64 bits, row by row from the top left.
     package var value: UInt64
 
-    /// The largest ``distance(to:)`` at which two pictures count as the same photo (see `bench/README.md` for the
-    /// measurement on the image corpus behind this value).
-    package static let sameImageThreshold = 6
-
     package init(value: UInt64) {
         self.value = value
     }
@@ -33,11 +29,6 @@ package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
     /// How many of the 64 bits differ.
     package func distance(to other: PerceptualHash) -> Int {
         (value ^ other.value).nonzeroBitCount
-    }
-
-    /// Whether `other` is within ``sameImageThreshold`` of this hash.
-    package func isSameImage(as other: PerceptualHash) -> Bool {
-        distance(to: other) <= Self.sameImageThreshold
     }
 
     /// The hash of a JPEG, decoded at the smallest scale that still leaves 9×8 pixels; nil when it cannot be
