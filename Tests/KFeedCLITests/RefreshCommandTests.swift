@@ -223,8 +223,13 @@ struct RefreshCommandTests {
         func arguments(_ run: Int) -> [String] {
             ["refresh", "--force", "--replay", replay.path, "--cache", cache.path, "--size", sizes[run % sizes.count]]
         }
+        let clock = ContinuousClock()
+        let started = clock.now
         let first = try await KFeedProcess.run(arguments(0))
         #expect(first.status == 0)
+        // Kill points spread over about one run's length, however fast this machine runs it today.
+        let (seconds, attoseconds) = (clock.now - started).components
+        let runMilliseconds = max(20, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000))
 
         let reader = GenerationReader(directory: cache)
         reader.start()
@@ -238,7 +243,7 @@ struct RefreshCommandTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...250, using: &generator)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...runMilliseconds, using: &generator)))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killed += 1

@@ -49,7 +49,7 @@ struct RefreshVarietyTests {
             let day1 = try Self.manifest(cache)
             #expect(day1.entries.count == 24)
             #expect(day1.entries.allSatisfy { !$0.isRepeat })
-            let history = try #require(try CacheStore(directory: cache).history())
+            let history = try #require(CacheStore(directory: cache).history())
             #expect(history.records.filter { $0.signature != nil }.count == 23)  // all but the placeholder
 
             // A day later the search has 7 posts not shown yet: they come first, then the posts shown longest ago.
