@@ -181,8 +181,9 @@ public enum FuzzTargets {
         }
     }
 
-    /// A cache file, read as `timeline.json` and as `state.json`, each written again; a timeline also rendered as the
-    /// preview page.
+    /// A cache file, read as `timeline.json`, `state.json` and `history.json`, each written again; a timeline also
+    /// rendered as the preview page; a history's pictures (hashes and colour signatures) compared with each other as
+    /// the repost check does.
     public static func cacheFiles(_ data: Data) {
         let now = Date(timeIntervalSince1970: 1_795_338_000)
         if let manifest = try? Manifest.decode(data) {
@@ -192,6 +193,14 @@ public enum FuzzTargets {
         }
         if let state = try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: data) {
             _ = try? InstantFormat.jsonEncoder().encode(state)
+        }
+        if let history = try? InstantFormat.jsonDecoder().decode(History.self, from: data) {
+            _ = try? InstantFormat.jsonEncoder().encode(history)
+            _ = history.lastShown
+            let pictures = history.current(replacing: nil, at: now, window: 7 * 86_400).pictures.values.prefix(16)
+            for first in pictures {
+                for second in pictures { _ = first.identity.isSamePicture(as: second.identity) }
+            }
         }
     }
 
