@@ -50,21 +50,32 @@ struct ServeResponder: HTTPResponder {
         )
     }
 
-    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file, without a query string and with the key (when
-    /// one is required) in a header, computed on the event loop without the asynchronous request path; nil for
-    /// every other request, which takes that path. Same code and same answers as the full path.
+    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file (without a query string, or with only its version
+    /// `?v=`) with the key (when one is required) in a header, computed on the event loop without the asynchronous
+    /// request path; nil for every other request, which takes that path. Same code and same answers as the full path.
     func immediateAnswer(to head: HTTPRequest) -> ServeAnswer? {
-        // (`utf8.contains`: String's own `contains` goes through Foundation here, at a cost per request.)
-        guard head.method == .get || head.method == .head, let path = head.path, !path.utf8.contains(UInt8(ascii: "?")),
-            head.headerFields[.connection] == nil, let route = Route(path: path)
+        guard head.method == .get || head.method == .head, let target = head.path,
+            head.headerFields[.connection] == nil
         else { return nil }
+        // (`utf8` views: String's own `contains` and `split` go through Foundation here, at a cost per request.)
+        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let path = question.map { String(target[..<$0]) } ?? target
+        var version: Substring?
+        if let question {
+            let query = target[target.index(after: question)...]
+            guard query.hasPrefix("\(ServedFile.versionParameter)="), !query.utf8.contains(UInt8(ascii: "&")) else {
+                return nil
+            }
+            version = query.dropFirst(ServedFile.versionParameter.count + 1)
+        }
+        guard let route = Route(path: path) else { return nil }
         if let key, !key.isPresented(inHeaders: head.headerFields) { return nil }
         let snapshot = cache.current()
         let moment = Moment(generation: snapshot.current, now: settings.now())
         var answer: ServeAnswer
         switch route {
-        case .currentImage: answer = currentImage(moment, snapshot: snapshot, profile: nil)
-        case .file(let relative): answer = file(relative, version: nil, snapshot: snapshot, moment: moment)
+        case .currentImage where version == nil: answer = currentImage(moment, snapshot: snapshot, profile: nil)
+        case .file(let relative): answer = file(relative, version: version, snapshot: snapshot, moment: moment)
         default: return nil
         }
         answer.isPrivate = key != nil
