@@ -33,6 +33,25 @@ enum CachePolicy: Sendable, Equatable {
     /// The header `Vary` names for an answer to a request that carried the key: the two headers that can carry it.
     static let keyHeaders = "Authorization, Access-Token"
 
+    private static let publicHourly = "public, stale-while-revalidate=\(hourlyStaleSeconds)"
+    private static let privateHourly = "private, stale-while-revalidate=\(hourlyStaleSeconds)"
+
+    /// HTTP dates made recently, by second: most answers share a few instants (the entry's end), and the image path
+    /// answers tens of thousands a second, for which formatting each costs more than a look-up.
+    private static let dates = Locked<[Int64: String]>([:])
+
+    /// `date` as an HTTP date (whole seconds, rounded down), from ``dates`` when it was made recently.
+    static func httpDate(_ date: Date) -> String {
+        let second = Int64(date.timeIntervalSince1970.rounded(.down))
+        if let text = dates.withLock({ $0[second] }) { return text }
+        let text = InstantFormat.httpDate(from: Date(timeIntervalSince1970: Double(second)))
+        dates.withLock { dates in
+            if dates.count >= 64 { dates.removeAll(keepingCapacity: true) }
+            dates[second] = text
+        }
+        return text
+    }
+
     /// Sets `Cache-Control` (and `Expires`, `Vary`) on `headers`. `isPrivate` (an answer to a request that needed
     /// the key) keeps the answer out of shared caches and varies it on the key's headers; a browser's own cache may
     /// still keep it.
@@ -44,8 +63,11 @@ enum CachePolicy: Sendable, Equatable {
         case .revalidate:
             headers[.cacheControl] = isPrivate ? "private, no-cache" : "no-cache"
         case .until(let expires, let staleSeconds):
-            headers[.cacheControl] = "\(scope), stale-while-revalidate=\(staleSeconds)"
-            headers[.expires] = InstantFormat.httpDate(from: expires)
+            headers[.cacheControl] =
+                staleSeconds == Self.hourlyStaleSeconds
+                ? (isPrivate ? Self.privateHourly : Self.publicHourly)
+                : "\(scope), stale-while-revalidate=\(staleSeconds)"
+            headers[.expires] = Self.httpDate(expires)
         case .immutable:
             headers[.cacheControl] = "\(scope), max-age=\(Self.immutableSeconds), immutable"
         }
