@@ -6,7 +6,8 @@
 # Prints: the requests that reached kfeed per path and entry (nginx's log), the seconds from the entry's end to the
 # new picture through the proxy, and the worst "come back at" overshoot: how far past the end of the entry an
 # answer shows it tells its client to come back (refresh_rate, the widget's reload, Expires). Release build.
-# Usage: bench/cdn.sh [BEFORE] [AFTER] [CONNECTIONS]   (default 50 s, 15 s, 8)
+# Usage: bench/cdn.sh [BEFORE] [AFTER] [CONNECTIONS]   (default 50 s, 15 s, 8); KFEED_BENCH_KEEP=DIR keeps nginx's
+# access log and the probe's readings there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before="${1:-50}"
@@ -22,6 +23,7 @@ chmod 0755 "$work"  # nginx's workers (nobody, when run as root) reach their cac
 kfeed_pid=""
 nginx_pid=""
 cleanup() {
+  [ -n "${KFEED_BENCH_KEEP:-}" ] && cp "$work/access.log" "$work/probes.txt" "$KFEED_BENCH_KEEP" 2>/dev/null
   [ -n "$kfeed_pid" ] && kill "$kfeed_pid" 2>/dev/null && wait "$kfeed_pid" 2>/dev/null
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
   rm -rf "$work"
@@ -140,8 +142,9 @@ awk -v end="$end" '$2 != "-" { uri = $5; if (uri ~ /^"\/(images|avatars|renders)
   END { for (uri in seen) printf "    %-44s %5d | %d\n", uri, count[uri, 0], count[uri, 1] }' "$work/access.log" | sort
 awk '{ status[$3]++ } END { printf "  nginx cache statuses:"; for (s in status) printf " %s %d", s, status[s]; print "" }' \
   "$work/access.log"
-awk -v end="$end" -v etag="$new_etag" '$5 == "\"/current.jpg\"" && $4 == 200 && $1 >= end {
-    if ($6 == etag && first == "") first = $1 - end; if ($6 != etag) last = $1 - end }
+# (The ETag through the environment: awk -v would read the \x22 nginx writes for each quote as an escape.)
+NEW_ETAG="$new_etag" awk -v end="$end" '$5 == "\"/current.jpg\"" && $4 == 200 && $1 >= end {
+    if ($6 == ENVIRON["NEW_ETAG"] && first == "") first = $1 - end; if ($6 != ENVIRON["NEW_ETAG"]) last = $1 - end }
   END { printf "  the new picture through the proxy: first %.3f s after the entry'\''s end; the old one last %s\n",
     first, (last == "" ? "never after it" : sprintf("%.3f s after it", last)) }' "$work/access.log"
 awk '$3 != "-" && $4 != "-" { over = $4 - $3; if (n++ == 0 || over > worst) { worst = over; what = $2 } }
