@@ -68,7 +68,8 @@ final class RunningNginx: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // SIGTERM, not SIGKILL: nginx's master then ends its workers too (killed, it would leave them running).
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         directory.remove()
     }
 
