@@ -9,6 +9,8 @@ packages=(
   libspng-dev libfontconfig-dev libharfbuzz-dev libfreetype6
   # Caption fonts: Latin, Greek, Cyrillic, Arabic, Hebrew; Hangul, kana, Han; colour emoji.
   fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji
+  # kfeed serve behind a real caching proxy (CachingProxyTests, docs/serve.md "Behind a cache or a CDN").
+  nginx-light
   "$@"
 )
 missing=()

@@ -65,8 +65,8 @@ final class ImmediateFileHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if responder.settings.isVerbose {
                 responder.logRequest(
                     method: head.method,
-                    path: head.path ?? "",
-                    hasQuery: false,
+                    path: String((head.path ?? "").prefix { $0 != "?" }),
+                    hasQuery: head.path?.utf8.contains(UInt8(ascii: "?")) == true,
                     status: status.code,
                     bytes: answer.body.readableBytes,
                     since: start

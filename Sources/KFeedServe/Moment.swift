@@ -28,9 +28,29 @@ struct Moment {
         return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
     }
 
-    /// `max-age` = the seconds until the current entry ends; `no-cache` without one.
-    var cacheControl: String {
-        entry == nil ? "no-cache" : "max-age=\(secondsLeft)"
+    /// For answers whose bytes change when the entry does (`/current.jpg`, `/`): fresh until the entry ends (an
+    /// instant, so that no cache can stretch it); revalidated without an entry.
+    var untilEntryEnds: CachePolicy {
+        guard let until else { return .revalidate }
+        return .until(until, staleSeconds: CachePolicy.hourlyStaleSeconds)
+    }
+
+    /// For answers that count the seconds to the entry's end (`/current.json`'s `refresh_rate`, the widget's reload):
+    /// kept at most ``CachePolicy/countingSeconds`` and never past the end, so that what a client reads from a
+    /// cached copy tells it to come back at most that late; revalidated without an entry.
+    var counting: CachePolicy {
+        guard let until else { return .revalidate }
+        let expires = min(until, now.addingTimeInterval(CachePolicy.countingSeconds))
+        return .until(expires, staleSeconds: CachePolicy.hourlyStaleSeconds)
+    }
+
+    /// For answers whose bytes do not change at the hour (`/timeline.json`, a file asked for without its version):
+    /// one entry's interval, and as long again stale while it is fetched anew, so that a cache asks once per
+    /// interval, never all at once at the hour.
+    var lasting: CachePolicy {
+        guard let manifest = generation?.manifest else { return .revalidate }
+        let interval = manifest.interval.seconds
+        return .until(now.addingTimeInterval(interval), staleSeconds: Int(interval))
     }
 
     /// For answers computed per request: the later of the manifest's mtime and the entry's start.

@@ -3,11 +3,16 @@ import HTTPTypes
 import Hummingbird
 import KFeed
 
-/// One answer before it becomes a `Response`: status, headers and the whole body (every answer is in memory).
+/// One answer before it becomes a `Response`: status, headers, the whole body (every answer is in memory), and how
+/// caches may keep it.
 struct ServeAnswer: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields = [:]
     var body: ByteBuffer = ByteBuffer()
+    /// How long caches may keep it: never, unless the route says otherwise.
+    var caching = CachePolicy.noStore
+    /// Whether the request needed the key (so no shared cache may keep the answer).
+    var isPrivate = false
 
     /// A JSON answer from an `Encodable`, with the manifest's encoder (sorted keys, UTC instants).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> ServeAnswer {
@@ -17,9 +22,7 @@ struct ServeAnswer: Sendable {
 
     /// `{"error": message}` with `status`, never cached.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> ServeAnswer {
-        var answer = json(["error": message], status: status)
-        answer.headers[.cacheControl] = "no-store"
-        return answer
+        json(["error": message], status: status)
     }
 
     /// An answer with `bytes` of media type `type`.
@@ -50,13 +53,16 @@ struct ServeAnswer: Sendable {
         )
     }
 
-    /// Status, headers (with `Content-Length`) and the body to send (nil for `HEAD` and `304`).
+    /// Status, headers (with `Content-Length` and the caching headers) and the body to send (nil for `HEAD` and
+    /// `304`).
     func parts(isHead: Bool, ifNoneMatch: String?) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
         var headers = self.headers
         headers[.contentLength] = String(body.readableBytes)
+        caching.apply(to: &headers, isPrivate: isPrivate)
         if status == .ok, let etag = headers[.eTag], let ifNoneMatch, Self.matches(ifNoneMatch, etag) {
+            // What RFC 9110 §15.4.5 asks a 304 to repeat, so that a cache updates its copy's freshness.
             var notModified = HTTPFields()
-            for name in [HTTPField.Name.eTag, .lastModified, .cacheControl] {
+            for name in [HTTPField.Name.eTag, .lastModified, .cacheControl, .expires, .vary] {
                 if let value = headers[name] { notModified[name] = value }
             }
             return (.notModified, notModified, nil)

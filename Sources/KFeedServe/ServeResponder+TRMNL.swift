@@ -85,7 +85,7 @@ extension ServeResponder {
             answer.isRedirect = isRedirect
             return .json(answer, status: .serviceUnavailable)
         }
-        let url = "\(base(request))/\(link(render))"
+        let url = "\(base(request))/\(link(render, in: moment.generation))"
         let filename = "kfeed-\(Int(entry.date.timeIntervalSince1970))-\(entry.media.key)"
         var answer: ServeAnswer
         if isRedirect {
@@ -93,8 +93,7 @@ extension ServeResponder {
         } else {
             answer = .json(Display(imageURL: url, filename: filename, refreshRate: moment.secondsLeft))
         }
-        answer.headers[.cacheControl] = "no-store"
-        return answer
+        return answer  // never stored (`ServeAnswer.caching`'s default): it is per device and counts seconds
     }
 
     /// `POST /api/log`: the device's log, at most 64 KiB (else 413); noted with `-v`, never stored; `204`.
@@ -110,9 +109,7 @@ extension ServeResponder {
         }
         let id = request.headers[Self.deviceIDHeader].map(Self.normalizedID) ?? "?"
         settings.log("TRMNL log from \(Self.printable(id)): \(body.readableBytes) bytes")
-        var answer = ServeAnswer(status: .noContent)
-        answer.headers[.cacheControl] = "no-store"
-        return answer
+        return ServeAnswer(status: .noContent)
     }
 
     /// A device ID as compared with `--trmnl-device`: trimmed and upper-case (`AA:BB:CC:DD:EE:FF`).

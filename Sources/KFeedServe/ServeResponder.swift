@@ -50,22 +50,36 @@ struct ServeResponder: HTTPResponder {
         )
     }
 
-    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file, without a query string and with the key (when
-    /// one is required) in a header, computed on the event loop without the asynchronous request path; nil for
-    /// every other request, which takes that path. Same code and same answers as the full path.
+    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file (without a query string, or with only its version
+    /// `?v=`) with the key (when one is required) in a header, computed on the event loop without the asynchronous
+    /// request path; nil for every other request, which takes that path. Same code and same answers as the full path.
     func immediateAnswer(to head: HTTPRequest) -> ServeAnswer? {
-        // (`utf8.contains`: String's own `contains` goes through Foundation here, at a cost per request.)
-        guard head.method == .get || head.method == .head, let path = head.path, !path.utf8.contains(UInt8(ascii: "?")),
-            head.headerFields[.connection] == nil, let route = Route(path: path)
+        guard head.method == .get || head.method == .head, let target = head.path,
+            head.headerFields[.connection] == nil
         else { return nil }
+        // (`utf8` views: String's own `contains` and `split` go through Foundation here, at a cost per request.)
+        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let path = question.map { String(target[..<$0]) } ?? target
+        var version: Substring?
+        if let question {
+            let query = target[target.index(after: question)...]
+            guard query.hasPrefix("\(ServedFile.versionParameter)="), !query.utf8.contains(UInt8(ascii: "&")) else {
+                return nil
+            }
+            version = query.dropFirst(ServedFile.versionParameter.count + 1)
+        }
+        guard let route = Route(path: path) else { return nil }
         if let key, !key.isPresented(inHeaders: head.headerFields) { return nil }
         let snapshot = cache.current()
         let moment = Moment(generation: snapshot.current, now: settings.now())
+        var answer: ServeAnswer
         switch route {
-        case .currentImage: return currentImage(moment, snapshot: snapshot, profile: nil)
-        case .file(let relative): return file(relative, snapshot: snapshot, moment: moment)
+        case .currentImage where version == nil: answer = currentImage(moment, snapshot: snapshot, profile: nil)
+        case .file(let relative): answer = file(relative, version: version, snapshot: snapshot, moment: moment)
         default: return nil
         }
+        answer.isPrivate = key != nil
+        return answer
     }
 
     /// The route of a path, nil for an unknown one.
@@ -104,7 +118,8 @@ struct ServeResponder: HTTPResponder {
     private func answer(to request: inout Request) async -> ServeAnswer {
         let path = request.uri.path
         let route = Route(path: path)
-        if let key, !isAuthorized(request, route: route, key: key) {
+        let access = access(request, route: route)
+        guard let access else {
             var answer = ServeAnswer.error(
                 .unauthorized,
                 "this server needs its key (Authorization: Bearer, Access-Token or ?key=)"
@@ -112,6 +127,12 @@ struct ServeResponder: HTTPResponder {
             answer.headers[.wwwAuthenticate] = "Bearer realm=\"kfeed\""
             return answer
         }
+        var answer = await answer(to: &request, route: route)
+        answer.isPrivate = access == .key
+        return answer
+    }
+
+    private func answer(to request: inout Request, route: Route?) async -> ServeAnswer {
         guard let route else { return .error(.notFound, "no such path") }
         guard route.methods.contains(request.method) else {
             var answer = ServeAnswer.error(.methodNotAllowed, "\(request.method) is not allowed here")
@@ -130,13 +151,16 @@ struct ServeResponder: HTTPResponder {
                 return .error(.notFound, "no timeline yet: run kfeed refresh")
             }
             var answer = ServeAnswer.file(generation.manifestFile)
-            answer.headers[.cacheControl] = moment.cacheControl
+            answer.caching = moment.lasting
             return answer
         case .currentJSON: return currentJSON(moment, request: request)
         case .currentImage:
             let profile = request.uri.query == nil ? nil : request.uri.queryParameters["profile"].map(String.init)
             return currentImage(moment, snapshot: snapshot, profile: profile)
-        case .file(let relative): return file(relative, snapshot: snapshot, moment: moment)
+        case .file(let relative):
+            let version =
+                request.uri.query == nil ? nil : request.uri.queryParameters[Substring(ServedFile.versionParameter)]
+            return file(relative, version: version, snapshot: snapshot, moment: moment)
         case .setup: return setup(request, moment: moment)
         case .display: return display(moment, request: request, isRedirect: false)
         case .redirect: return display(moment, request: request, isRedirect: true)
@@ -147,23 +171,41 @@ struct ServeResponder: HTTPResponder {
 
     // MARK: - Access
 
-    /// With a key: the key in any of its three places; for a file, a valid signature instead; `/api/setup` decides
-    /// itself (a device has no key before it).
-    private func isAuthorized(_ request: Request, route: Route?, key: AccessKey) -> Bool {
-        if case .setup = route { return true }
-        if key.isPresented(in: request) { return true }
-        if case .file(let relative) = route, let signature = request.uri.queryParameters[Substring(URLSigner.parameter)]
-        {
-            return signer.isValid(String(signature), for: relative)
-        }
-        return false
+    /// What let a request in, which decides whether a shared cache may keep the answer.
+    enum Access {
+        /// No key is required: anyone who can connect gets the same answer.
+        case open
+        /// A file's URL signature (`?sig=`): the URL alone lets anyone in, so anyone may be given the answer.
+        case signed
+        /// The key, in one of its three places (or `/api/setup`, which hands it out): the answer is for that client.
+        case key
     }
 
-    /// The URL path (relative, no leading `/`) a page or JSON answer uses for `relative`: signed when a key is
-    /// required, so that browsers and firmware that send no header can fetch it.
-    func link(_ relative: String) -> String {
-        guard key != nil else { return relative }
-        return "\(relative)?\(URLSigner.parameter)=\(signer.signature(for: relative))"
+    /// How `request` is let in; nil when it needs the key and does not carry it. For a file, a valid signature is
+    /// checked first (so its answer stays shareable even from a client that also sends the key); `/api/setup` decides
+    /// itself (a device has no key before it).
+    private func access(_ request: Request, route: Route?) -> Access? {
+        guard let key else { return .open }
+        if case .file(let relative) = route,
+            let signature = request.uri.queryParameters[Substring(URLSigner.parameter)],
+            signer.isValid(String(signature), for: relative)
+        {
+            return .signed
+        }
+        if case .setup = route { return .key }
+        return key.isPresented(in: request) ? .key : nil
+    }
+
+    /// The URL path (relative, no leading `/`) a page or JSON answer uses for `relative`: with the file's version
+    /// (`?v=`, so that caches may keep it for a year), and signed when a key is required, so that browsers and
+    /// firmware that send no header can fetch it.
+    func link(_ relative: String, in generation: Generation?) -> String {
+        var query: [String] = []
+        if let version = generation?.files[relative]?.version {
+            query.append("\(ServedFile.versionParameter)=\(version)")
+        }
+        if key != nil { query.append("\(URLSigner.parameter)=\(signer.signature(for: relative))") }
+        return query.isEmpty ? relative : "\(relative)?\(query.joined(separator: "&"))"
     }
 
     /// `http://HOST[:PORT]` as the client addressed this server (its `Host` header, when well-formed), else the
@@ -188,14 +230,13 @@ struct ServeResponder: HTTPResponder {
             return .error(.notFound, "no timeline yet: run kfeed refresh")
         }
         var html = PreviewPage(manifest: manifest, now: moment.now, timeZone: settings.timeZone).html
-        if key != nil {
-            html = html.replacing(#/ src="([a-z]+/[A-Za-z0-9._-]+|placeholder-[0-9x]+\.jpg)"/#) { match in
-                " src=\"\(link(String(match.output.1)))\""
-            }
+        html = html.replacing(#/ src="([a-z]+/[A-Za-z0-9._-]+|placeholder-[0-9x]+\.jpg)"/#) { match in
+            " src=\"\(HTMLEscaping.escape(link(String(match.output.1), in: moment.generation)))\""
         }
         var answer = ServeAnswer.bytes(Array(html.utf8), type: "text/html; charset=utf-8")
-        answer.headers[.cacheControl] = "no-cache"
+        answer.caching = moment.untilEntryEnds
         answer.headers[.contentSecurityPolicy] = PreviewPage.contentSecurityPolicy
+        answer.validate(modified: moment.modified)
         return answer
     }
 
@@ -204,10 +245,10 @@ struct ServeResponder: HTTPResponder {
             entry: moment.entry,
             reloadAfter: moment.entry == nil ? 300 : moment.secondsLeft,
             timeZone: settings.timeZone,
-            link: link
+            link: { link($0, in: moment.generation) }
         )
         var answer = ServeAnswer.bytes(Array(page.html.utf8), type: "text/html; charset=utf-8")
-        answer.headers[.cacheControl] = moment.cacheControl
+        answer.caching = moment.counting
         answer.headers[.contentSecurityPolicy] = PreviewPage.contentSecurityPolicy
         answer.validate(modified: moment.modified)
         return answer
@@ -223,21 +264,27 @@ struct ServeResponder: HTTPResponder {
         printed.author.avatar = entry.author.avatar.map(cache.absolutePath)
         let current = CurrentEntry(
             entry: printed,
-            imageURL: entry.image.map { "\(base)/\(link($0))" },
-            avatarURL: entry.author.avatar.map { "\(base)/\(link($0))" },
+            imageURL: entry.image.map { "\(base)/\(link($0, in: moment.generation))" },
+            avatarURL: entry.author.avatar.map { "\(base)/\(link($0, in: moment.generation))" },
             until: until,
             refreshRate: moment.secondsLeft
         )
         var answer = ServeAnswer.json(current)
-        answer.headers[.cacheControl] = moment.cacheControl
+        answer.caching = moment.counting
         answer.validate(modified: moment.modified)
         return answer
     }
 
-    func file(_ relative: String, snapshot: ServedCache.Snapshot, moment: Moment) -> ServeAnswer {
+    /// A file a manifest names: kept for a year under its version (`?v=` = its digest), else for one interval.
+    func file(
+        _ relative: String,
+        version: Substring?,
+        snapshot: ServedCache.Snapshot,
+        moment: Moment
+    ) -> ServeAnswer {
         guard let file = snapshot.file(relative) else { return .error(.notFound, "no such file") }
         var answer = ServeAnswer.file(file)
-        answer.headers[.cacheControl] = moment.cacheControl
+        answer.caching = version.map { $0 == file.version } == true ? .immutable : moment.lasting
         return answer
     }
 
@@ -262,7 +309,7 @@ struct ServeResponder: HTTPResponder {
             return .error(.notFound, "the current entry's image cannot be served")
         }
         var answer = ServeAnswer.file(file)
-        answer.headers[.cacheControl] = moment.cacheControl
+        answer.caching = moment.untilEntryEnds
         return answer
     }
 
@@ -290,7 +337,7 @@ struct ServeResponder: HTTPResponder {
                 status: .serviceUnavailable
             )
         }
-        var answer = ServeAnswer.json(
+        return .json(
             Health(
                 status: "ok",
                 generatedAt: manifest.generatedAt,
@@ -298,8 +345,6 @@ struct ServeResponder: HTTPResponder {
                 lastError: lastError
             )
         )
-        answer.headers[.cacheControl] = "no-store"
-        return answer
     }
 
     /// Control characters and non-ASCII shown as `?`, so that a path cannot forge log lines.

@@ -11,6 +11,8 @@ struct ServedFile: Sendable {
     var contentType: String
     /// A strong entity tag: a 64-bit FNV-1a hash of the bytes and their length, quoted.
     var etag: String
+    /// The entity tag without its quotes: the `?v=` that makes the file's URL content-addressed.
+    var version: String
     /// The file's modification time.
     var modified: Date
     /// `Content-Type`, `ETag` and `Last-Modified`, made once when the file is loaded.
@@ -21,11 +23,15 @@ struct ServedFile: Sendable {
         self.bytes = ByteBuffer(bytes: bytes)
         self.contentType = Self.contentType(forPath: path)
         self.etag = Self.etag(for: bytes)
+        self.version = String(etag.dropFirst().dropLast())
         self.modified = modified
         self.headers = [
             .contentType: contentType, .eTag: etag, .lastModified: InstantFormat.httpDate(from: modified),
         ]
     }
+
+    /// The query parameter that names a file's version: a URL with the right one always answers the same bytes.
+    static let versionParameter = "v"
 
     /// A strong entity tag for `bytes`.
     static func etag(for bytes: some Sequence<UInt8>) -> String {

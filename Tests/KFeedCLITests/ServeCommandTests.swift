@@ -69,12 +69,14 @@ struct ServeCommandTests {
         #expect(current.status == 200)
         #expect(current[header: "content-type"] == "application/json")
         var served = try Self.json(current.body)
-        #expect(served["image_url"] as? String == "\(server.base)/\(image)")
-        #expect(served["avatar_url"] as? String == "\(server.base)/\(avatar)")
+        // The picture URLs name the file's version (its digest), so that caches may keep them for a year.
+        let imageURL = try #require(served["image_url"] as? String)
+        #expect(imageURL.hasPrefix("\(server.base)/\(image)?v=") && !imageURL.contains("sig="))
+        #expect((served["avatar_url"] as? String)?.hasPrefix("\(server.base)/\(avatar)?v=") == true)
         #expect(served["until"] as? String == "2026-11-22T11:00:00Z")
         let refreshRate = try #require(served["refresh_rate"] as? Int)
         #expect((1_770...1_800).contains(refreshRate))
-        #expect(current[header: "cache-control"].map { $0.hasPrefix("max-age=") } == true)
+        #expect(current[header: "cache-control"] == "public, stale-while-revalidate=10")
         #expect(current[header: "etag"]?.hasPrefix("\"") == true)
         #expect(current[header: "last-modified"].flatMap(InstantFormat.date(fromHTTPDate:)) != nil)
         for key in ["image_url", "avatar_url", "until", "refresh_rate"] { served[key] = nil }
@@ -90,8 +92,10 @@ struct ServeCommandTests {
         #expect(picture.status == 200 && picture.body == onDisk)
         #expect(picture[header: "content-type"] == "image/jpeg")
         #expect(picture[header: "content-length"] == String(onDisk.count))
-        let maxAge = try #require(picture[header: "cache-control"]?.firstMatch(of: /^max-age=(\d+)$/)?.output.1)
-        #expect((1_770...1_800).contains(Int(maxAge) ?? 0))
+        #expect(picture[header: "cache-control"] == "public, stale-while-revalidate=3600")
+        let versioned = try await Self.get(imageURL)
+        #expect(versioned.body == onDisk)
+        #expect(versioned[header: "cache-control"] == "public, max-age=31536000, immutable")
         #expect(picture[header: "etag"]?.hasPrefix("\"") == true && picture[header: "last-modified"] != nil)
         let currentJPEG = try await Self.get("\(server.base)/current.jpg")
         #expect(currentJPEG.status == 200 && currentJPEG.body == onDisk)
@@ -131,14 +135,14 @@ struct ServeCommandTests {
         #expect(preview[header: "content-type"] == "text/html; charset=utf-8")
         let html = String(decoding: preview.body, as: UTF8.self)
         #expect(html.components(separatedBy: "<li class=\"card").count - 1 == 6)
-        #expect(html.contains("src=\"\(image)\""))
+        #expect(html.contains("src=\"\(image)?v="))
         let widget = try await Self.get("\(server.base)/widget")
         let widgetHTML = String(decoding: widget.body, as: UTF8.self)
         #expect(widget.status == 200)
         let reload = try #require(widgetHTML.firstMatch(of: /<meta http-equiv="refresh" content="(\d+)">/)?.output.1)
         #expect((1_770...1_800).contains(Int(reload) ?? 0))
-        #expect(widgetHTML.contains("<img class=\"picture\" src=\"\(image)\""))
-        #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)\""))
+        #expect(widgetHTML.contains("<img class=\"picture\" src=\"\(image)?v="))
+        #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)?v="))
         #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))
         #expect(widgetHTML.contains(">\(HTMLEscaping.escape(entry.author.name))</span>"))
         #expect(widgetHTML.contains("datetime=\"2026-11-22T10:00:00Z\">10:00</time>"))
@@ -283,6 +287,125 @@ struct ServeCommandTests {
         #expect((await server.stop()).status == 0)
     }
 
+    // MARK: - Caching
+
+    /// `Expires` as an instant.
+    private static func expires(_ answer: KFeed.HTTPResponse) -> Date? {
+        answer[header: "expires"].flatMap(InstantFormat.date(fromHTTPDate:))
+    }
+
+    @Test func everyAnswerSaysHowLongACacheMayKeepItAsAnInstantNeverPastItsHour() async throws {
+        let cache = try await KFeedProcess.sampleCache(profiles: ["trmnl"])
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)  // 10:30Z: the 10:00Z entry, until 11:00Z
+        let base = server.base
+        let hour = try #require(InstantFormat.date(from: "2026-11-22T11:00:00Z"))
+        let half = try #require(InstantFormat.date(from: "2026-11-22T10:30:00Z"))
+
+        // Answers that change at the hour are fresh until it, as an instant (no max-age a cache could stretch).
+        for path in ["/current.jpg", "/current.jpg?profile=trmnl", "/"] {
+            let answer = try await Self.get("\(base)\(path)")
+            #expect(answer.status == 200, "\(path)")
+            #expect(answer[header: "cache-control"] == "public, stale-while-revalidate=10", "\(path)")
+            #expect(Self.expires(answer) == hour, "\(path)")
+            #expect(answer[header: "etag"] != nil && answer[header: "vary"] == nil, "\(path)")
+        }
+        // Answers that count seconds to the hour are kept 30 s at most.
+        for path in ["/current.json", "/widget"] {
+            let answer = try await Self.get("\(base)\(path)")
+            #expect(answer[header: "cache-control"] == "public, stale-while-revalidate=10", "\(path)")
+            let expires = try #require(Self.expires(answer), "\(path)")
+            #expect(expires >= half.addingTimeInterval(30) && expires <= half.addingTimeInterval(40), "\(path)")
+        }
+        // What does not change at the hour lasts one interval; a picture under its version a year.
+        let timeline = try await Self.get("\(base)/timeline.json")
+        #expect(timeline[header: "cache-control"] == "public, stale-while-revalidate=3600")
+        let lasting = try #require(Self.expires(timeline))
+        #expect(lasting >= half.addingTimeInterval(3_600) && lasting <= half.addingTimeInterval(3_610))
+        let current = try Self.json((try await Self.get("\(base)/current.json")).body)
+        let imageURL = try #require(current["image_url"] as? String)
+        let versioned = try await Self.get(imageURL)
+        #expect(versioned[header: "cache-control"] == "public, max-age=31536000, immutable")
+        #expect(Self.expires(versioned) == nil)
+        let path = String(imageURL.prefix { $0 != "?" })
+        for other in [path, "\(path)?v=0-0", "\(path)?v="] {
+            let answer = try await Self.get(other)
+            #expect(answer.status == 200 && answer.body == versioned.body, "\(other)")
+            #expect(answer[header: "cache-control"] == "public, stale-while-revalidate=3600", "\(other)")
+        }
+        let display = try Self.json((try await Self.get("\(base)/api/display")).body)
+        let render = try #require(display["image_url"] as? String)
+        #expect(render.contains("?v="))
+        #expect((try await Self.get(render))[header: "cache-control"] == "public, max-age=31536000, immutable")
+
+        // Never stored: TRMNL's answers, the key's hand-over, health, errors.
+        for path in [
+            "/api/display", "/trmnl/redirect.json", "/api/setup", "/healthz", "/nothing", "/current.jpg?profile=x",
+        ] {
+            let answer = try await Self.get("\(base)\(path)")
+            #expect(answer[header: "cache-control"] == "no-store", "\(path)")
+            #expect(answer[header: "expires"] == nil, "\(path)")
+        }
+
+        // A 304 repeats the caching headers, so that a cache renews its copy.
+        let picture = try await RawHTTP.request("GET", "/current.jpg", port: server.port)
+        let notModified = try await RawHTTP.request(
+            "GET",
+            "/current.jpg",
+            port: server.port,
+            headers: [("If-None-Match", try #require(picture.headers["etag"]))]
+        )
+        #expect(notModified.status == 304)
+        for name in ["cache-control", "expires", "etag"] { #expect(notModified.headers[name] == picture.headers[name]) }
+        #expect((await server.stop()).status == 0)
+    }
+
+    @Test func answersToTheKeyArePrivateWhileSignedPicturesMayBeShared() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let keyFile = try Self.writeKey(in: cache)
+        let server = try await Self.serve(cache, ["--key-file", keyFile])
+        let base = server.base
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        let image = try #require(manifest.entries[1].image)
+        let forms: [([HTTPHeader], String)] = [
+            ([HTTPHeader("Authorization", "Bearer \(Self.key)")], ""), ([HTTPHeader("Access-Token", Self.key)], ""),
+            ([], "key=\(Self.key)"),
+        ]
+        var signed = ""
+        for (headers, query) in forms {
+            for path in ["/current.json", "/current.jpg", "/widget", "/timeline.json", "/", "/\(image)"] {
+                let url = "\(base)\(path)" + (query.isEmpty ? "" : "?\(query)")
+                let answer = try await Self.get(url, headers: headers)
+                #expect(answer.status == 200, "\(path) \(headers) \(query)")
+                #expect(answer[header: "cache-control"]?.hasPrefix("private, ") == true, "\(path) \(headers) \(query)")
+                #expect(answer[header: "vary"] == "Authorization, Access-Token", "\(path)")
+                if path == "/current.json" { signed = try #require(try Self.json(answer.body)["image_url"] as? String) }
+            }
+            let version = String(signed.prefix { $0 != "&" })
+            let versioned = try await Self.get(version + (query.isEmpty ? "" : "&\(query)"), headers: headers)
+            #expect(versioned[header: "cache-control"] == "private, max-age=31536000, immutable")
+            let display = try await Self.get(
+                "\(base)/api/display" + (query.isEmpty ? "" : "?\(query)"),
+                headers: headers
+            )
+            #expect(display.status == 503 && display[header: "cache-control"] == "no-store")
+        }
+        // The signed URL: the same for every client and no key in it, so shared caches may keep it (even when the
+        // client also sends the key).
+        for headers in [[], forms[0].0] {
+            let answer = try await Self.get(signed, headers: headers)
+            #expect(answer.status == 200)
+            #expect(answer[header: "cache-control"] == "public, max-age=31536000, immutable")
+            #expect(answer[header: "vary"] == nil)
+        }
+        let unversioned = "\(base)/\(image)?sig=\(try #require(signed.firstMatch(of: /sig=([0-9a-f]+)/)?.output.1))"
+        #expect((try await Self.get(unversioned))[header: "cache-control"] == "public, stale-while-revalidate=3600")
+        let refused = try await Self.get("\(base)/current.json")
+        #expect(refused.status == 401 && refused[header: "cache-control"] == "no-store")
+        #expect((await server.stop()).status == 0)
+    }
+
     @Test func requestHeadersThatDribbleInAreCutOff() async throws {
         let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
@@ -407,7 +530,7 @@ struct ServeCommandTests {
         let current = try Self.json(query.body)
         let imageURL = try #require(current["image_url"] as? String)
         let avatarURL = try #require(current["avatar_url"] as? String)
-        #expect(imageURL.contains("?sig="))
+        #expect(imageURL.contains("?v=") && imageURL.contains("&sig="))
         #expect((try await Self.get(imageURL)).status == 200)
         #expect((try await Self.get(avatarURL)).status == 200)
         let signature = try #require(imageURL.split(separator: "?").last)
@@ -487,7 +610,7 @@ struct ServeCommandTests {
         let redirect = try Self.json((try await Self.get("\(server.base)/trmnl/redirect.json")).body)
         let render = try #require(manifest.entries[1].renders?["trmnl"])
         #expect(before["status"] as? Int == 0)
-        #expect(before["image_url"] as? String == "\(server.base)/\(render)")
+        #expect((before["image_url"] as? String)?.hasPrefix("\(server.base)/\(render)?v=") == true)
         #expect(before["update_firmware"] as? Bool == false && before["reset_firmware"] as? Bool == false)
         #expect(before["firmware_url"] is NSNull)
         let rate = try #require(before["refresh_rate"] as? Int)
@@ -507,7 +630,7 @@ struct ServeCommandTests {
         try await Task.sleep(for: .seconds(Double(rate) + 0.3))
         let after = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
         let next = try #require(manifest.entries[2].renders?["trmnl"])
-        #expect(after["image_url"] as? String == "\(server.base)/\(next)")
+        #expect((after["image_url"] as? String)?.hasPrefix("\(server.base)/\(next)?v=") == true)
         #expect(after["filename"] as? String != filename)
         #expect((3_590...3_600).contains(after["refresh_rate"] as? Int ?? 0))
         let later = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
@@ -536,10 +659,15 @@ struct ServeCommandTests {
             let url = "\(server.base)/\(page)?key=\(Self.key)"
             let dom = try await Chromium.run(["--virtual-time-budget=5000", "--dump-dom", url])
             #expect(!dom.lowercased().contains("<script"), "\(page)")
-            let sources = dom.matches(of: /<img [^>]*src="([^"]*)"/).map { String($0.output.1) }
+            let sources = dom.matches(of: /<img [^>]*src="([^"]*)"/).map {
+                String($0.output.1).replacingOccurrences(of: "&amp;", with: "&")
+            }
             #expect(sources.count == images, "/\(page): \(sources)")
-            // Every image is fetched with a per-path signature, never the key.
-            #expect(sources.allSatisfy { $0.contains("?sig=") && !$0.contains(Self.key) }, "\(sources)")
+            // Every image is fetched by its version with a per-path signature, never the key.
+            #expect(
+                sources.allSatisfy { $0.contains("?v=") && $0.contains("&sig=") && !$0.contains(Self.key) },
+                "\(sources)"
+            )
             if page == "widget" {
                 #expect(dom.contains("<img class=\"avatar\""))
                 #expect(dom.contains(">@\(entry.author.username)</span>"))
@@ -706,7 +834,7 @@ struct ServeCommandTests {
             seen.insert(tweet)
             for key in ["image_url", "avatar_url"] {
                 let url = try #require(json[key] as? String)
-                let path = String(url.dropFirst(base.count + 1))
+                let path = String(url.dropFirst(base.count + 1).prefix { $0 != "?" })
                 if key == "image_url", expectedImage[tweet] != path {
                     problems.append("post \(tweet) came with \(path), not \(expectedImage[tweet] ?? "-")")
                 }
