@@ -231,7 +231,9 @@ struct RefreshCommandTests {
         let started = clock.now
         #expect(try await KFeedProcess.run(arguments(1)).status == 0)
         let (seconds, attoseconds) = (clock.now - started).components
-        let runMilliseconds = max(20, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000))
+        // The window follows the machine's load as it goes: narrower after a run that finished first, wider after one
+        // killed, so that about half the runs die somewhere inside.
+        var window = Double(max(20, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)))
 
         let reader = GenerationReader(directory: cache)
         reader.start()
@@ -245,10 +247,13 @@ struct RefreshCommandTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...runMilliseconds, using: &generator)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...Int(window), using: &generator)))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killed += 1
+                window = min(window * 1.15, 2_000)
+            } else {
+                window = max(window * 0.75, 5)
             }
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
