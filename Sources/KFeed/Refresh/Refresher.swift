@@ -103,7 +103,7 @@ public struct Refresher: Sendable {
     let plan: Plan
     private let connect: @Sendable () throws -> Connection
     private let deadline: Duration
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
 
     /// Creates a refresher.
     /// - Parameters:
@@ -162,150 +162,42 @@ public struct Refresher: Sendable {
     ///   when writing fails; the last good timeline is untouched in every case.
     public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
         let started = ContinuousClock.now
-        if !force {
-            let due = dueness(now: now)
-            if !due.isDue { return .notDue(until: due.until) }
-        }
+        if !force, case let due = dueness(now: now), !due.isDue { return .notDue(until: due.until) }
         let connection = try connect()
         try store.prepare()
         let lock = try store.lock()
         defer { withExtendedLifetime(lock) {} }
-        var state = store.state() ?? RefreshState()
-        let previous = (try? store.manifest()) ?? nil
-        if !force {
-            // Another run may have committed while this one was starting: decide again under the lock.
-            let due = dueness(manifest: previous, state: state, now: now)
-            if !due.isDue { return .notDue(until: due.until) }
+        var run = gather(now: now)
+        // Another run may have committed while this one was starting: decide again under the lock.
+        if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now), !due.isDue {
+            return .notDue(until: due.until)
         }
-
-        let remembers = plan.noRepeatWindow > 0
-        var history =
-            remembers
-            ? (store.history() ?? History()).current(replacing: previous, at: now, window: plan.noRepeatWindow)
-            : History()
-        var unshown = plan.builder
-        unshown.shownPostIDs = history.postIDs
-        unshown.shownMediaKeys = history.mediaKeys
-        let builder = unshown
-
-        // Posts earlier searches read and did not show are still candidates while recent search would return them;
-        // X is asked only for posts it has not sent before, and for no more than the candidates leave wanting.
-        let earlier = remembers ? store.candidatePages(for: plan.query.text).map(ReadPage.init) : []
-        let pool = Self.unique(earlier.flatMap { $0.items(at: now) })
-        // Usable candidates in hand stand in for the page's margin.
-        let spare = builder.selection(from: pool, isExhausted: true).chosen.count
-        let sinceID = remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil
-        var client = connection.client
-        // Retries within a run only after a success: a failing API is asked again on the back-off schedule alone.
-        if state.consecutiveFailures > 0 { client.configuration.maxTries = 1 }
-        let search: XClient.Outcome
-        var older: XClient.Outcome?
-        do {
-            (search, older) = try await withDeadline(started) { [client, shownPostIDs = history.postIDs] in
-                let newer = try await client.search(
-                    plan.query,
-                    wanting: builder.entryCount,
-                    spare: spare,
-                    sinceID: sinceID
-                ) { builder.postsStillWanted(after: $0.feedItems + pool) }
-                // A quiet topic: fewer new posts than entries. Read further back than any post read before (the
-                // pages kept, and the posts shown: a page is dropped only when all its posts were shown).
-                let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
-                let read = earlier.flatMap(\.postIDs) + shownPostIDs
-                guard missing > 0, sinceID != nil, let oldest = read.min(by: Self.isOlder) else { return (newer, nil) }
-                let older = try await client.search(plan.query, wanting: missing, untilID: oldest) {
-                    builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems)
-                }
-                return (newer, older)
-            }
-        } catch let error as KFeedError {
-            throw failure(error, state: &state, now: now)
-        }
-        let items = Self.unique(search.results.feedItems + pool + (older?.results.feedItems ?? []))
-        var candidates = builder
-        candidates.entryCount += plan.extraCandidates
-        let selection = candidates.selection(from: items, isExhausted: true)
-        state.rateLimit = older?.rateLimit ?? search.rateLimit ?? state.rateLimit
-        state.apiVersion = older?.apiVersion ?? search.apiVersion ?? state.apiVersion
-        for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
-            log("post \(skip.postID) not used: \(skip.reason)")
-        }
-        for error in search.results.partialErrors + (older?.results.partialErrors ?? []) {
-            log("partial error: \(Sanitized.excerpt(error.detail))")
-        }
-
-        // Posts shown within the window that the search returned again: what fills the timeline when too few are
-        // unshown (DESIGN §7), fetched with the rest.
-        let repeats = repeatCandidates(
-            in: items,
-            besides: selection,
-            lastShown: history.lastShown,
-            wanting: builder.entryCount + plan.extraCandidates - selection.chosen.count
-        )
-        var planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: now)
-        planned.entries += repeats.map { choice in
-            var entry = Manifest.Entry(date: now, item: choice.item, media: choice.media)
-            entry.isRepeat = true
-            return entry
-        }
-        guard !planned.entries.isEmpty else {
-            return try keepLastTimeline(
-                planned,
-                previous: previous,
-                state: &state,
-                search: search,
-                read: items.count,
-                now: now
-            )
-        }
-
         let manifest: Manifest
         var summary: Summary
+        let found: Found
         do {
-            let filled: Manifest
-            (filled, summary) = try await withDeadline(started) { [planned] in
+            found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
+            let planned = choose(from: found.items, in: run)
+            // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off.
+            guard !planned.entries.isEmpty else { return try keepLastTimeline(planned, run: &run, found: found) }
+            let fetched: Manifest
+            (fetched, summary) = try await withDeadline(started) {
                 try await fillImages(of: planned, with: connection.images)
             }
-            let distinct = distinctPictures(of: filled, notLike: history, builder: builder)
-            let full = fillingWithRepeats(distinct, previous: previous, builder: builder, now: now)
-            // Never an empty timeline over a good one (every picture could not be had, or only placeholders repeat).
-            guard !full.entries.isEmpty else {
-                return try keepLastTimeline(
-                    full,
-                    previous: previous,
-                    state: &state,
-                    search: search,
-                    read: items.count,
-                    now: now
-                )
-            }
+            let distinct = distinctPictures(of: fetched, notLike: run.history, builder: run.builder)
+            let full = fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: now)
+            // The one check before the commit: never an empty timeline over what is on screen (no picture could be
+            // had, and only placeholders would repeat).
+            guard !full.entries.isEmpty else { return try keepLastTimeline(full, run: &run, found: found) }
             (manifest, summary.rendered) = try await withDeadline(started) {
                 try await renderDisplays(of: full, with: connection.images)
             }
-            summary.placeholders = manifest.entries.filter(\.placeholder).count
-            if remembers {
-                history.record(manifest, identities: distinct.identities)
-                try store.write(history)
-                let pages =
-                    search.pageBodies.map(ReadPage.init) + earlier + (older?.pageBodies ?? []).map(ReadPage.init)
-                try store.writeCandidatePages(
-                    Self.pagesWithCandidates(pages, history: history, now: now),
-                    for: plan.query.text
-                )
-            }
-            try store.commit(manifest)
+            try commit(manifest, run: &run, found: found, identities: distinct.identities)
         } catch let error as KFeedError {
-            throw failure(error, state: &state, now: now)
+            throw failure(error, state: &run.state, now: now)
         }
-        state.recordSuccess(manifest, newestPostID: search.results.posts.first?.id)
-        try store.write(state)
-        summary.removed = store.sweep(current: manifest, previous: previous)
-        store.log(
-            "refreshed: \(manifest.entries.count) entries, \(summary.fetched) images fetched, \(summary.reused) reused, "
-                + "\(summary.placeholders) placeholders, \(summary.removed) old files removed; reload after "
-                + (manifest.reloadAfter.map(InstantFormat.string) ?? "never"),
-            at: now
-        )
+        summary.placeholders = manifest.entries.filter(\.placeholder).count
+        try recordSuccess(manifest, run: &run, found: found, summary: &summary)
         return .refreshed(manifest, summary)
     }
 
@@ -338,129 +230,6 @@ public struct Refresher: Sendable {
         let shown = history.postIDs
         let kept = pages.filter { page in page.items(at: now).contains { !shown.contains($0.post.id) } }
         return kept.prefix(maxCandidatePages).map(\.body)
-    }
-
-    /// The usable posts of `items` that were shown within the window (by post id) and are not in `selection`,
-    /// shown longest ago first, at most `count`.
-    func repeatCandidates(
-        in items: [FeedItem],
-        besides selection: Selection,
-        lastShown: [String: Date],
-        wanting count: Int
-    ) -> [Selection.Choice] {
-        guard count > 0, plan.noRepeatWindow > 0 else { return [] }
-        var everything = plan.builder
-        everything.entryCount = items.count
-        let chosen = Set(selection.chosen.map(\.item.post.id))
-        let shown = everything.selection(from: items, isExhausted: true).chosen.compactMap { choice in
-            lastShown[choice.item.post.id].flatMap { chosen.contains(choice.item.post.id) ? nil : (choice, $0) }
-        }
-        return shown.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
-    }
-
-    /// What ``distinctPictures(of:notLike:builder:)`` keeps and drops.
-    struct DistinctPictures {
-        /// The unshown entries to show, in the search's order, at most the builder's entry count.
-        var kept: [Manifest.Entry]
-        /// Entries that may fill the rest, with when each (or its picture) was last shown: the search's posts shown
-        /// within the window, and entries whose picture was shown under another post or media key.
-        var repeats: [(entry: Manifest.Entry, shownAt: Date)]
-        /// The identity of every picture looked at, by media key (these, and those shown before).
-        var identities: [String: PictureIdentity]
-    }
-
-    /// The first `builder.entryCount` unshown entries of `filled` whose picture is not the same photo
-    /// (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another media key);
-    /// and the entries that may fill the rest as repeats.
-    func distinctPictures(of filled: Manifest, notLike history: History, builder: TimelineBuilder) -> DistinctPictures {
-        let shown = history.pictures
-        let lastShown = history.lastShown
-        var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
-        var taken: [PictureIdentity] = []
-        for entry in filled.entries {
-            guard plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
-                let identity = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
-            else {
-                if !entry.isRepeat && result.kept.count < builder.entryCount { result.kept.append(entry) }
-                continue
-            }
-            result.identities[entry.media.key] = identity
-            if taken.contains(where: identity.isSamePicture) { continue }
-            if entry.isRepeat {
-                result.repeats.append((entry, lastShown[entry.tweetID] ?? entry.date))
-                continue
-            }
-            if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
-                log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
-                result.repeats.append((entry, match))
-                continue
-            }
-            guard result.kept.count < builder.entryCount else { continue }
-            taken.append(identity)
-            result.kept.append(entry)
-        }
-        return result
-    }
-
-    /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
-    /// (`DESIGN.md` §7): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
-    /// repeat, never a post, a media key or a picture twice; dated anew.
-    func fillingWithRepeats(
-        _ distinct: DistinctPictures,
-        previous: Manifest?,
-        builder: TimelineBuilder,
-        now: Date
-    ) -> Manifest {
-        var entries = distinct.kept
-        if entries.count < builder.entryCount, plan.noRepeatWindow > 0 {
-            let earlier =
-                previous.map { previous in
-                    previous.query == plan.query.text && previous.size == plan.size
-                        ? previous.entries.filter { !$0.placeholder && $0.date < now }.map { ($0, $0.date) } : []
-                } ?? []
-            let candidates = (distinct.repeats + earlier).sorted { $0.1 < $1.1 }
-            var posts = Set(entries.map(\.tweetID))
-            var keys = Set(entries.map(\.media.key))
-            var pictures = entries.compactMap { distinct.identities[$0.media.key] }
-            for (candidate, _) in candidates where entries.count < builder.entryCount {
-                let identity = distinct.identities[candidate.media.key]
-                guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
-                    !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })
-                else { continue }
-                var entry = candidate
-                entry.isRepeat = true
-                entry.renders = nil
-                entries.append(entry)
-                posts.insert(entry.tweetID)
-                keys.insert(entry.media.key)
-                if let identity { pictures.append(identity) }
-            }
-            if entries.count > distinct.kept.count {
-                log("\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)")
-            }
-        }
-        return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)
-    }
-
-    /// The search gave nothing to show: the last good timeline stays (an empty one is committed only when there is
-    /// none), and a retry is scheduled on the back-off.
-    private func keepLastTimeline(
-        _ empty: Manifest,
-        previous: Manifest?,
-        state: inout RefreshState,
-        search: XClient.Outcome,
-        read: Int,
-        now: Date
-    ) throws -> Outcome {
-        let error = KFeedError(.apiResponse, "the search returned no usable post")
-        state.recordFailure(error, now: now)
-        // The posts read were billed and none is usable: the next search starts after them.
-        if plan.noRepeatWindow > 0, let newest = search.results.posts.first?.id { state.sinceID = newest }
-        if previous == nil { try store.commit(empty) }
-        try store.write(state)
-        let retry = state.retryAfter.map(InstantFormat.string) ?? "-"
-        store.log("no usable post in \(read) results; kept the last timeline; retry after \(retry)", at: now)
-        return .noUsablePost(retryAfter: state.retryAfter)
     }
 
     /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.

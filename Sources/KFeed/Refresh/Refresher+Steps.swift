@@ -1,0 +1,175 @@
+import Foundation
+
+/// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,
+/// and (after the images, the repost check and the repeat fill of `Refresher+Variety.swift`) commit or keep the last
+/// timeline. Each is checked on one screen against `DESIGN.md` §3, §4 and §7.
+extension Refresher {
+    /// What a due run starts from, read from the cache under the lock.
+    struct Run: Sendable {
+        var state: RefreshState
+        /// The committed timeline, if any.
+        var previous: Manifest?
+        /// What was shown within the no-repeat window (empty when the window is zero).
+        var history: History
+        /// The plan's builder, with the shown posts and media keys excluded.
+        var builder: TimelineBuilder
+        /// Pages earlier searches read that still hold posts not shown.
+        var earlier: [ReadPage]
+        /// Their posts that recent search would still return, without repeats.
+        var pool: [FeedItem]
+        /// Continue the search after this post (nil: a first or a fresh search).
+        var sinceID: String?
+        /// The run's instant.
+        var now: Date
+    }
+
+    /// What the searches found.
+    struct Found: Sendable {
+        /// The new posts, then the pool's, then the older ones, each post once.
+        var items: [FeedItem]
+        /// The pages this run read, newest first, then the earlier ones (candidates for the next run).
+        var pages: [ReadPage]
+        /// The newest post id read, where the next search continues.
+        var newestPostID: String?
+        /// The last response's rate-limit figures.
+        var rateLimit: RateLimit?
+        /// The last response's `api-version` header.
+        var apiVersion: String?
+    }
+
+    /// Gather: the state, the previous timeline, the history as it stands at `now`, and the posts in hand.
+    func gather(now: Date) -> Run {
+        let state = store.state() ?? RefreshState()
+        let previous = (try? store.manifest()) ?? nil
+        let remembers = plan.noRepeatWindow > 0
+        let history =
+            remembers
+            ? (store.history() ?? History()).current(replacing: previous, at: now, window: plan.noRepeatWindow)
+            : History()
+        var builder = plan.builder
+        builder.shownPostIDs = history.postIDs
+        builder.shownMediaKeys = history.mediaKeys
+        // Posts earlier searches read and did not show are still candidates while recent search would return them.
+        let earlier = remembers ? store.candidatePages(for: plan.query.text).map(ReadPage.init) : []
+        return Run(
+            state: state,
+            previous: previous,
+            history: history,
+            builder: builder,
+            earlier: earlier,
+            pool: Self.unique(earlier.flatMap { $0.items(at: now) }),
+            sinceID: remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil,
+            now: now
+        )
+    }
+
+    /// Search: X is asked only for posts it has not sent before, and for no more than the posts in hand leave
+    /// wanting; a quiet topic (fewer new posts than entries) reads further back than any post read before.
+    func search(_ run: Run, with client: XClient) async throws -> Found {
+        var client = client
+        // Retries within a run only after a success: a failing API is asked again on the back-off schedule alone.
+        if run.state.consecutiveFailures > 0 { client.configuration.maxTries = 1 }
+        let builder = run.builder
+        let pool = run.pool
+        // Usable candidates in hand stand in for the page's margin.
+        let spare = builder.selection(from: pool, isExhausted: true).chosen.count
+        let newer = try await client.search(plan.query, wanting: builder.entryCount, spare: spare, sinceID: run.sinceID)
+        {
+            builder.postsStillWanted(after: $0.feedItems + pool)
+        }
+        var older: XClient.Outcome?
+        // Further back than the pages kept and the posts shown (a page is dropped only when all its posts were shown).
+        let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
+        let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
+        if missing > 0, run.sinceID != nil, let oldest = read.min(by: Self.isOlder) {
+            older = try await client.search(plan.query, wanting: missing, untilID: oldest) {
+                builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems)
+            }
+        }
+        for error in newer.results.partialErrors + (older?.results.partialErrors ?? []) {
+            log("partial error: \(Sanitized.excerpt(error.detail))")
+        }
+        return Found(
+            items: Self.unique(newer.results.feedItems + pool + (older?.results.feedItems ?? [])),
+            pages: newer.pageBodies.map(ReadPage.init) + run.earlier + (older?.pageBodies ?? []).map(ReadPage.init),
+            newestPostID: newer.results.posts.first?.id,
+            rateLimit: older?.rateLimit ?? newer.rateLimit,
+            apiVersion: older?.apiVersion ?? newer.apiVersion
+        )
+    }
+
+    /// Choose: the unshown posts for the entries and a few extra candidates (a picture found to repeat one shown
+    /// gives its slot to the next), then, while they leave room, posts shown within the window that the search
+    /// returned again, longest ago first and marked as repeats (`DESIGN.md` §7); one manifest, dated from now.
+    func choose(from items: [FeedItem], in run: Run) -> Manifest {
+        var candidates = run.builder
+        candidates.entryCount += plan.extraCandidates
+        let selection = candidates.selection(from: items, isExhausted: true)
+        for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
+            log("post \(skip.postID) not used: \(skip.reason)")
+        }
+        let repeats = repeatCandidates(
+            in: items,
+            besides: selection,
+            lastShown: run.history.lastShown,
+            wanting: candidates.entryCount - selection.chosen.count
+        )
+        var planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: run.now)
+        planned.entries += repeats.map { choice in
+            var entry = Manifest.Entry(date: run.now, item: choice.item, media: choice.media)
+            entry.isRepeat = true
+            return entry
+        }
+        return planned
+    }
+
+    /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
+    /// manifest, atomically.
+    func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
+        if plan.noRepeatWindow > 0 {
+            run.history.record(manifest, identities: identities)
+            try store.write(run.history)
+            try store.writeCandidatePages(
+                Self.pagesWithCandidates(found.pages, history: run.history, now: run.now),
+                for: plan.query.text
+            )
+        }
+        try store.commit(manifest)
+    }
+
+    /// After the commit: the state (failures cleared, where the next search continues), the sweep of files neither
+    /// timeline names, and the log line.
+    func recordSuccess(_ manifest: Manifest, run: inout Run, found: Found, summary: inout Summary) throws {
+        run.state.rateLimit = found.rateLimit ?? run.state.rateLimit
+        run.state.apiVersion = found.apiVersion ?? run.state.apiVersion
+        run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
+        try store.write(run.state)
+        summary.removed = store.sweep(current: manifest, previous: run.previous)
+        store.log(
+            "refreshed: \(manifest.entries.count) entries, \(summary.fetched) images fetched, \(summary.reused) reused, "
+                + "\(summary.placeholders) placeholders, \(summary.removed) old files removed; reload after "
+                + (manifest.reloadAfter.map(InstantFormat.string) ?? "never"),
+            at: run.now
+        )
+    }
+
+    /// Keep the last timeline: the search gave nothing to show (no usable post, or no picture that could be had).
+    /// The last good timeline stays (an empty one is committed only when there is none), and a retry is scheduled
+    /// on the back-off.
+    func keepLastTimeline(_ empty: Manifest, run: inout Run, found: Found) throws -> Outcome {
+        let error = KFeedError(.apiResponse, "the search returned no usable post")
+        run.state.rateLimit = found.rateLimit ?? run.state.rateLimit
+        run.state.apiVersion = found.apiVersion ?? run.state.apiVersion
+        run.state.recordFailure(error, now: run.now)
+        // The posts read were billed and none is usable: the next search starts after them.
+        if plan.noRepeatWindow > 0, let newest = found.newestPostID { run.state.sinceID = newest }
+        if run.previous == nil { try store.commit(empty) }
+        try store.write(run.state)
+        let retry = run.state.retryAfter.map(InstantFormat.string) ?? "-"
+        store.log(
+            "no usable post in \(found.items.count) results; kept the last timeline; retry after \(retry)",
+            at: run.now
+        )
+        return .noUsablePost(retryAfter: run.state.retryAfter)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Variety across days (`DESIGN.md` §7): the posts that may repeat, the repost check, and the repeat fill that keeps
+/// a day full when too few posts are new.
+extension Refresher {
+    /// The usable posts of `items` that were shown within the window (by post id) and are not in `selection`,
+    /// shown longest ago first, at most `count`.
+    func repeatCandidates(
+        in items: [FeedItem],
+        besides selection: Selection,
+        lastShown: [String: Date],
+        wanting count: Int
+    ) -> [Selection.Choice] {
+        guard count > 0, plan.noRepeatWindow > 0 else { return [] }
+        var everything = plan.builder
+        everything.entryCount = items.count
+        let chosen = Set(selection.chosen.map(\.item.post.id))
+        let shown = everything.selection(from: items, isExhausted: true).chosen.compactMap { choice in
+            lastShown[choice.item.post.id].flatMap { chosen.contains(choice.item.post.id) ? nil : (choice, $0) }
+        }
+        return shown.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
+    }
+
+    /// What ``distinctPictures(of:notLike:builder:)`` keeps and drops.
+    struct DistinctPictures {
+        /// The unshown entries to show, in the search's order, at most the builder's entry count.
+        var kept: [Manifest.Entry]
+        /// Entries that may fill the rest, with when each (or its picture) was last shown: the search's posts shown
+        /// within the window, and entries whose picture was shown under another post or media key.
+        var repeats: [(entry: Manifest.Entry, shownAt: Date)]
+        /// The identity of every picture looked at, by media key (these, and those shown before).
+        var identities: [String: PictureIdentity]
+    }
+
+    /// The first `builder.entryCount` unshown entries of `filled` whose picture is not the same photo
+    /// (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another media key);
+    /// and the entries that may fill the rest as repeats.
+    func distinctPictures(of filled: Manifest, notLike history: History, builder: TimelineBuilder) -> DistinctPictures {
+        let shown = history.pictures
+        let lastShown = history.lastShown
+        var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
+        var taken: [PictureIdentity] = []
+        for entry in filled.entries {
+            guard plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
+                let identity = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
+            else {
+                if !entry.isRepeat && result.kept.count < builder.entryCount { result.kept.append(entry) }
+                continue
+            }
+            result.identities[entry.media.key] = identity
+            if taken.contains(where: identity.isSamePicture) { continue }
+            if entry.isRepeat {
+                result.repeats.append((entry, lastShown[entry.tweetID] ?? entry.date))
+                continue
+            }
+            if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
+                log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
+                result.repeats.append((entry, match))
+                continue
+            }
+            guard result.kept.count < builder.entryCount else { continue }
+            taken.append(identity)
+            result.kept.append(entry)
+        }
+        return result
+    }
+
+    /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
+    /// (`DESIGN.md` §7): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
+    /// repeat, never a post, a media key or a picture twice; dated anew.
+    func fillingWithRepeats(
+        _ distinct: DistinctPictures,
+        previous: Manifest?,
+        builder: TimelineBuilder,
+        now: Date
+    ) -> Manifest {
+        var entries = distinct.kept
+        if entries.count < builder.entryCount, plan.noRepeatWindow > 0 {
+            let earlier =
+                previous.map { previous in
+                    previous.query == plan.query.text && previous.size == plan.size
+                        ? previous.entries.filter { !$0.placeholder && $0.date < now }.map { ($0, $0.date) } : []
+                } ?? []
+            let candidates = (distinct.repeats + earlier).sorted { $0.1 < $1.1 }
+            var posts = Set(entries.map(\.tweetID))
+            var keys = Set(entries.map(\.media.key))
+            var pictures = entries.compactMap { distinct.identities[$0.media.key] }
+            for (candidate, _) in candidates where entries.count < builder.entryCount {
+                let identity = distinct.identities[candidate.media.key]
+                guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
+                    !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })
+                else { continue }
+                var entry = candidate
+                entry.isRepeat = true
+                entry.renders = nil
+                entries.append(entry)
+                posts.insert(entry.tweetID)
+                keys.insert(entry.media.key)
+                if let identity { pictures.append(identity) }
+            }
+            if entries.count > distinct.kept.count {
+                log("\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)")
+            }
+        }
+        return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)
+    }
+}
