@@ -101,20 +101,17 @@ enum EconomyBench {
         x.emptySearches = span(scenario.emptyDays)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-economy-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let refresher = Refresher(
-            store: CacheStore(directory: directory),
+        let refresher = Refresher.testing(
+            in: directory,
+            transport: x,
             plan: .init(
                 query: .default,
                 builder: TimelineBuilder(entryCount: 24),
                 size: .small,
                 noRepeatWindow: TimeInterval(scenario.noRepeatDays) * 86_400
-            )
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(), transport: x, sleep: { _ in }),
-                images: ImageFetcher(transport: x)
-            )
-        }
+            ),
+            maxTries: XClient.Configuration().maxTries
+        )
         var refreshes = 0
         var failures = 0
         var notDue = 0

@@ -23,7 +23,9 @@ struct FuzzTargetsTests {
 
     @Test(arguments: FuzzTargets.Target.allCases)
     func everyRegressionRuns(target: FuzzTargets.Target) throws {
-        for file in Self.inputs(of: target, in: "Fixtures/fuzz") { target.run(try Data(contentsOf: file)) }
+        let regressions = Self.inputs(of: target, in: "Fixtures/fuzz")
+        #expect(!regressions.isEmpty, "no regression inputs in Fixtures/fuzz/\(target.rawValue)")
+        for file in regressions { target.run(try Data(contentsOf: file)) }
     }
 
     /// Inputs no corpus holds: empty, one byte, and every seed cut short, which each parser must refuse calmly.

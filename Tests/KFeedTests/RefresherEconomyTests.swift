@@ -11,15 +11,12 @@ struct RefresherEconomyTests {
     private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
 
     private static func refresher(_ directory: URL, x: SimulatedX, entries: Int, maxTries: Int = 1) -> Refresher {
-        Refresher(
-            store: CacheStore(directory: directory),
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(maxTries: maxTries), transport: x, sleep: { _ in }),
-                images: ImageFetcher(transport: x)
-            )
-        }
+        Refresher.testing(
+            in: directory,
+            transport: x,
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small),
+            maxTries: maxTries
+        )
     }
 
     private static func refreshed(_ outcome: Refresher.Outcome) throws -> Manifest {
@@ -88,15 +85,11 @@ struct RefresherEconomyTests {
             object["data"] = posts.map { post in post.merging(["possibly_sensitive": true]) { $1 } }
             let page = try JSONSerialization.data(withJSONObject: object)
             let transport = StubTransport { HTTPResponse(status: 200, body: page, url: $0.url) }
-            let refresher = Refresher(
-                store: CacheStore(directory: directory),
+            let refresher = Refresher.testing(
+                in: directory,
+                transport: transport,
                 plan: .init(query: .default, builder: TimelineBuilder(entryCount: 4), size: .small)
-            ) {
-                Refresher.Connection(
-                    client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-                    images: ImageFetcher(transport: transport)
-                )
-            }
+            )
             guard case .noUsablePost = try await refresher.refresh(now: Self.t0) else {
                 Issue.record("expected no usable post")
                 return

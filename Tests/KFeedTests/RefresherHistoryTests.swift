@@ -26,15 +26,11 @@ struct RefresherHistoryTests {
     }
 
     private static func refresher(_ directory: URL, transport: StubTransport, entries: Int) -> Refresher {
-        Refresher(
-            store: CacheStore(directory: directory),
+        Refresher.testing(
+            in: directory,
+            transport: transport,
             plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-                images: ImageFetcher(transport: transport)
-            )
-        }
+        )
     }
 
     private static func refreshed(_ outcome: Refresher.Outcome) throws -> Manifest {
@@ -122,15 +118,12 @@ struct RefresherHistoryTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let transport = try Self.transport(sameAs: [110: 101])
-        let refresher = Refresher(
-            store: CacheStore(directory: directory.url),
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: 3), size: .small, noRepeatWindow: 0)
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(), transport: transport),
-                images: ImageFetcher(transport: transport)
-            )
-        }
+        let refresher = Refresher.testing(
+            in: directory.url,
+            transport: transport,
+            plan: .init(query: .default, builder: TimelineBuilder(entryCount: 3), size: .small, noRepeatWindow: 0),
+            maxTries: 3
+        )
         let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))
         #expect(manifest.entries.count == 3)
         #expect(manifest.entries.map(\.media.key).contains("3_1859170000000100110"))

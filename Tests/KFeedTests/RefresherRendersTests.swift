@@ -24,8 +24,9 @@ struct RefresherRendersTests {
     }
 
     private static func refresher(_ directory: URL, transport: StubTransport, profiles: [String]) throws -> Refresher {
-        Refresher(
-            store: CacheStore(directory: directory),
+        Refresher.testing(
+            in: directory,
+            transport: transport,
             plan: .init(
                 query: .default,
                 builder: TimelineBuilder(entryCount: 3),
@@ -33,12 +34,7 @@ struct RefresherRendersTests {
                 noRepeatWindow: 0,
                 profiles: try profiles.map { try DisplayProfile(parsing: $0) }
             )
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-                images: ImageFetcher(transport: transport)
-            )
-        }
+        )
     }
 
     private static func refreshed(_ outcome: Refresher.Outcome) throws -> (Manifest, Refresher.Summary) {

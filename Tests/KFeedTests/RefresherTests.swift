@@ -36,16 +36,12 @@ struct RefresherTests {
         size: ImageSize = .small,
         entries: Int = 24
     ) -> Refresher {
-        Refresher(
-            store: CacheStore(directory: directory),
+        Refresher.testing(
+            in: directory,
+            transport: transport,
             // Every photo here is the same tiny JPEG: no history, or they would all be one picture.
             plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size, noRepeatWindow: 0)
-        ) {
-            Refresher.Connection(
-                client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-                images: ImageFetcher(transport: transport)
-            )
-        }
+        )
     }
 
     /// Runs a quick system tool (mount, umount) and returns its exit status.
@@ -87,16 +83,12 @@ struct RefresherTests {
                 let body = request.url.path == RecentSearchRequest.path ? search : tiny
                 return HTTPResponse(status: 200, body: body, url: request.url)
             }
-            let refresher = Refresher(
-                store: CacheStore(directory: directory),
+            let refresher = Refresher.testing(
+                in: directory,
+                transport: transport,
                 plan: .init(query: .default, builder: TimelineBuilder(entryCount: 1), size: .small, noRepeatWindow: 0),
                 deadline: .milliseconds(500)
-            ) {
-                Refresher.Connection(
-                    client: XClient(configuration: .init(maxTries: 1), transport: transport, sleep: { _ in }),
-                    images: ImageFetcher(transport: transport)
-                )
-            }
+            )
             let error = await #expect(throws: KFeedError.self) {
                 try await refresher.refresh(now: Date(timeIntervalSince1970: 1_795_338_000))
             }

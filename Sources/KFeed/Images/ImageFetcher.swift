@@ -53,7 +53,6 @@ public struct ImageFetcher: Sendable {
         decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        JPEGThumbnailer.tuneAllocator()
         self.transport = transport
         self.thumbnailer = thumbnailer
         self.budget = ImageDecodeBudget()

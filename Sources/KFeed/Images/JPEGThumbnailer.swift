@@ -62,7 +62,8 @@ public struct JPEGThumbnailer: Sendable {
     /// thread that allocates (transfers, decodes, the cooperative pool) would get a heap of its own, each keeping
     /// its freed memory resident: one heap lowers a refresh's peak by about 0.5 MiB, at no cost in time (its
     /// threads spend their time decoding, not allocating). The heap limit binds only threads that have not
-    /// allocated yet, so `kfeed` calls this first thing; `ImageFetcher` calls it too. Idempotent.
+    /// allocated yet, so an executable calls this first thing (`kfeed` and `kfeed-bench` do); the library never changes
+    /// a process-wide setting by itself. Idempotent.
     public static func tuneAllocator() {
         _ = allocatorTuning
     }

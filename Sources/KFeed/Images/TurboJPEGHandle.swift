@@ -17,10 +17,6 @@ final class TurboJPEGHandle {
         var subsampling: Int32
         /// A `TJCS_*` value.
         var colorspace: Int32
-
-        var isCMYK: Bool {
-            colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        }
     }
 
     /// A DCT scaling factor `numerator/denominator`.

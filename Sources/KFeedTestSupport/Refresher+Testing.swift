@@ -1,0 +1,28 @@
+package import Foundation
+package import KFeed
+
+extension Refresher {
+    /// The refresher the unit tests drive: over the cache at `directory`, its client and image fetcher both on
+    /// `transport`, the client never waiting between tries.
+    /// - Parameters:
+    ///   - directory: the cache directory.
+    ///   - transport: answers the search and the images (a stub, a replay or the simulated X).
+    ///   - plan: what to search and how to lay out the timeline.
+    ///   - maxTries: tries per request.
+    ///   - deadline: the longest the whole refresh may take.
+    /// - Returns: the refresher.
+    package static func testing(
+        in directory: URL,
+        transport: any HTTPTransport,
+        plan: Plan,
+        maxTries: Int = 1,
+        deadline: Duration = .seconds(300)
+    ) -> Refresher {
+        Refresher(store: CacheStore(directory: directory), plan: plan, deadline: deadline) {
+            Refresher.Connection(
+                client: XClient(configuration: .init(maxTries: maxTries), transport: transport, sleep: { _ in }),
+                images: ImageFetcher(transport: transport)
+            )
+        }
+    }
+}
