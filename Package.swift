@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // Tests only: a clock the tests move by hand, so that deadlines run out without waiting.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // libcurl's headers only: the library itself is opened on first use (see Sources/CKFeedCurl/shim.h),
@@ -86,7 +88,10 @@ let package = Package(
         .target(name: "KFeedFuzz", dependencies: ["KFeed"]),
         .systemLibrary(name: "CKFeedFuzzer"),
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
-        .testTarget(name: "KFeedTests", dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz"]),
+        .testTarget(
+            name: "KFeedTests",
+            dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
     ]
 )

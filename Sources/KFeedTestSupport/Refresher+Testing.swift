@@ -10,15 +10,17 @@ extension Refresher {
     ///   - plan: what to search and how to lay out the timeline.
     ///   - maxTries: tries per request.
     ///   - deadline: the longest the whole refresh may take.
+    ///   - clock: what the deadline is measured on.
     /// - Returns: the refresher.
     package static func testing(
         in directory: URL,
         transport: any HTTPTransport,
         plan: Plan,
         maxTries: Int = 1,
-        deadline: Duration = .seconds(300)
+        deadline: Duration = .seconds(300),
+        clock: some Clock<Duration> = ContinuousClock()
     ) -> Refresher {
-        Refresher(store: CacheStore(directory: directory), plan: plan, deadline: deadline) {
+        Refresher(store: CacheStore(directory: directory), plan: plan, deadline: deadline, clock: clock) {
             Refresher.Connection(
                 client: XClient(configuration: .init(maxTries: maxTries), transport: transport, sleep: { _ in }),
                 images: ImageFetcher(transport: transport)

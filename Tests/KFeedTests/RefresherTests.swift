@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import KFeedTestSupport
 import Testing
@@ -75,11 +76,14 @@ struct RefresherTests {
 
     @Test func theDeadlineCoversTheWholeRefreshNotEachPhase() async throws {
         try await TemporaryDirectory.withAsync { directory in
-            // Every answer takes 300 ms: the search and the images each fit in 500 ms, both together do not.
+            // Every answer takes 300 ms on a clock the test moves: the search and the images each fit in 500 ms,
+            // both together do not. No wall-clock wait: the clock moves 100 ms at a time, as soon as the refresh
+            // has had a moment to reach its next wait.
+            let clock = TestClock()
             let tiny = Self.tinyJPEG
             let search = try Fixture.data("recent-search.kpop.json")
             let transport = StubTransport { request in
-                try await Task.sleep(for: .milliseconds(300))
+                try await clock.sleep(for: .milliseconds(300))
                 let body = request.url.path == RecentSearchRequest.path ? search : tiny
                 return HTTPResponse(status: 200, body: body, url: request.url)
             }
@@ -87,13 +91,20 @@ struct RefresherTests {
                 in: directory,
                 transport: transport,
                 plan: .init(query: .default, builder: TimelineBuilder(entryCount: 1), size: .small, noRepeatWindow: 0),
-                deadline: .milliseconds(500)
+                deadline: .milliseconds(500),
+                clock: clock
             )
-            let error = await #expect(throws: KFeedError.self) {
-                try await refresher.refresh(now: Date(timeIntervalSince1970: 1_795_338_000))
+            let refresh = Task { try await refresher.refresh(now: Date(timeIntervalSince1970: 1_795_338_000)) }
+            let ticker = Task {
+                for _ in 0..<50 where !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(20))
+                    await clock.advance(by: .milliseconds(100))
+                }
             }
+            defer { ticker.cancel() }
+            let error = await #expect(throws: KFeedError.self) { try await refresh.value }
             #expect(error?.code == .transport)
-            #expect(error?.message.contains("did not finish within") == true)
+            #expect(error?.message.contains("did not finish within 0.5 seconds") == true)
             #expect(try refresher.store.manifest() == nil)
         }
     }

@@ -103,6 +103,8 @@ public struct Refresher: Sendable {
     let plan: Plan
     private let connect: @Sendable () throws -> Connection
     private let deadline: Duration
+    /// Starts the deadline on the refresher's clock.
+    private let startDeadline: @Sendable (Duration) -> Deadline
     let log: @Sendable (String) -> Void
 
     /// Creates a refresher.
@@ -110,12 +112,14 @@ public struct Refresher: Sendable {
     ///   - store: the cache directory.
     ///   - plan: query, builder and size.
     ///   - deadline: the longest a whole refresh may take before it gives up (the old timeline stays).
+    ///   - clock: what the deadline is measured on (tests pass one they move by hand).
     ///   - log: receives progress lines (for `-v`).
     ///   - connect: makes the client and the image fetcher (token, transport); called only when a refresh is due.
     public init(
         store: CacheStore,
         plan: Plan,
         deadline: Duration = .seconds(300),
+        clock: some Clock<Duration> = ContinuousClock(),
         log: @escaping @Sendable (String) -> Void = { _ in },
         connect: @escaping @Sendable () throws -> Connection
     ) {
@@ -123,6 +127,7 @@ public struct Refresher: Sendable {
         self.plan = plan
         self.connect = connect
         self.deadline = deadline
+        self.startDeadline = { Deadline.starting(on: clock, after: $0) }
         self.log = log
     }
 
@@ -161,7 +166,7 @@ public struct Refresher: Sendable {
     ///   request, `.lockHeld` (75), the search's errors (recorded in `state.json` with a retry instant), `.io` (74)
     ///   when writing fails; the last good timeline is untouched in every case.
     public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
-        let started = ContinuousClock.now
+        let started = startDeadline(deadline)
         if !force, case let due = dueness(now: now), !due.isDue { return .notDue(until: due.until) }
         let connection = try connect()
         try store.prepare()
@@ -255,28 +260,40 @@ public struct Refresher: Sendable {
         return (stored.manifest, summary)
     }
 
-    /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes.
-    /// The deadline counts from `started`, the refresh's start, across its phases (search, images, renders).
+    /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes (the deadline counts from
+    /// the refresh's start, across its phases: search, images, renders).
     private func withDeadline<T: Sendable>(
-        _ started: ContinuousClock.Instant,
+        _ deadline: Deadline,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let deadline = self.deadline
-        let remaining = deadline - (ContinuousClock.now - started)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
+        try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: remaining)
+                try await deadline.sleep()
                 return nil
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
                 throw KFeedError(
                     .transport,
-                    "the refresh did not finish within \(deadline); the previous timeline is kept, try again later"
+                    "the refresh did not finish within \(deadline.duration); the previous timeline is kept, try again later"
                 )
             }
             return value
+        }
+    }
+
+    /// The instant a refresh gives up, on the refresher's clock.
+    struct Deadline: Sendable {
+        /// How long the refresh may take.
+        let duration: Duration
+        /// Returns when the deadline has passed (at once if it has).
+        let sleep: @Sendable () async throws -> Void
+
+        /// The deadline `duration` from now on `clock`.
+        static func starting(on clock: some Clock<Duration>, after duration: Duration) -> Deadline {
+            let end = clock.now.advanced(by: duration)
+            return Deadline(duration: duration) { try await clock.sleep(until: end, tolerance: nil) }
         }
     }
 }
