@@ -121,17 +121,27 @@ struct RefresherRendersTests {
         }
     }
 
-    @Test func aProfileAddedToTheCronLineMakesTheTimelineDue() async throws {
+    @Test func aProfileAddedToTheCronLineIsRenderedFromTheTimelineWithoutASearch() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let transport = try Self.transport()
-            _ = try await Self.refresher(directory, transport: transport, profiles: []).refresh(now: Self.t0)
+            let (first, _) = try Self.refreshed(
+                try await Self.refresher(directory, transport: transport, profiles: []).refresh(now: Self.t0)
+            )
+            let searches = { transport.requests.filter { $0.url.path == RecentSearchRequest.path }.count }
+            let searched = searches()
             let later = Self.t0.addingTimeInterval(600)
             let same = try Self.refresher(directory, transport: transport, profiles: [])
             #expect(!same.dueness(now: later).isDue)
             let withProfile = try Self.refresher(directory, transport: transport, profiles: ["trmnl"])
             #expect(withProfile.dueness(now: later).isDue)
-            let (manifest, _) = try Self.refreshed(try await withProfile.refresh(now: later))
+            #expect(withProfile.dueness(now: later).rendersOnly)
+            let (manifest, summary) = try Self.refreshed(try await withProfile.refresh(now: later))
             #expect(manifest.entries.allSatisfy { $0.renders?["trmnl"] != nil })
+            #expect(summary.rendered == manifest.entries.count)
+            // The same timeline (posts, dates, reload), with its renders; X was not asked again.
+            #expect(manifest.entries.map(\.tweetID) == first.entries.map(\.tweetID))
+            #expect(manifest.reloadAfter == first.reloadAfter)
+            #expect(searches() == searched)
             #expect(!withProfile.dueness(now: later).isDue)
         }
     }

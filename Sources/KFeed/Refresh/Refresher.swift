@@ -96,6 +96,9 @@ public struct Refresher: Sendable {
         public var isDue: Bool
         /// When one will be (nil: due now, or never without `--force`).
         public var until: Date?
+        /// Only display renders are missing (a profile added): they are made from the timeline's pictures, with no
+        /// search.
+        public var rendersOnly = false
     }
 
     /// The cache the refresher commits to.
@@ -149,10 +152,12 @@ public struct Refresher: Sendable {
         let lacksRender = manifest.entries.contains { entry in
             Media.isValidKey(entry.media.key) && plan.profiles.contains { entry.renders?[$0.name] == nil }
         }
-        if lacksRender { return Dueness(isDue: true) }
         // `never`: only `--force` refreshes.
-        guard let reload = manifest.reloadAfter else { return Dueness(isDue: false) }
-        return now >= reload ? Dueness(isDue: true) : Dueness(isDue: false, until: reload)
+        guard let reload = manifest.reloadAfter, now >= reload else {
+            return lacksRender
+                ? Dueness(isDue: true, rendersOnly: true) : Dueness(isDue: false, until: manifest.reloadAfter)
+        }
+        return Dueness(isDue: true)
     }
 
     // MARK: - Refreshing
@@ -174,8 +179,11 @@ public struct Refresher: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var run = gather(now: now)
         // Another run may have committed while this one was starting: decide again under the lock.
-        if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now), !due.isDue {
-            return .notDue(until: due.until)
+        if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now) {
+            if !due.isDue { return .notDue(until: due.until) }
+            if due.rendersOnly, let previous = run.previous {
+                return try await addRenders(to: previous, run: run, with: connection.images, deadline: started)
+            }
         }
         let manifest: Manifest
         var summary: Summary
@@ -281,6 +289,26 @@ public struct Refresher: Sendable {
             }
             return value
         }
+    }
+
+    /// Renders only: the profiles the committed timeline lacks, made from its pictures' sources (no search, so a
+    /// profile added to the cron line reads no post), then the timeline committed again as it was otherwise.
+    private func addRenders(
+        to previous: Manifest,
+        run: Run,
+        with images: ImageFetcher,
+        deadline: Deadline
+    ) async throws -> Outcome {
+        var summary = Summary()
+        let manifest: Manifest
+        (manifest, summary.rendered) = try await withDeadline(deadline) {
+            try await renderDisplays(of: previous, with: images)
+        }
+        try store.commit(manifest)
+        summary.placeholders = manifest.entries.filter(\.placeholder).count
+        summary.removed = store.sweep(current: manifest, previous: previous)
+        store.log("rendered \(summary.rendered) display pictures the timeline lacked; no search", at: run.now)
+        return .refreshed(manifest, summary)
     }
 
     /// The instant a refresh gives up, on the refresher's clock.
