@@ -13,13 +13,24 @@ struct ReadPage: Sendable {
     /// The ids of all its posts, usable or not.
     var postIDs: [String]
 
-    /// Decodes `body`; a page that does not decode holds no posts.
+    /// Decodes `body` (a page kept from an earlier run); a page that does not decode holds no posts.
     init(_ body: Data) {
+        self.init(body: body, page: try? SearchPage.decode(body))
+    }
+
+    /// A page this run read, already decoded by the client.
+    init(body: Data, page: SearchPage?) {
         var results = SearchResults()
-        try? results.append(responseBody: body)
+        if let page { results.append(page) }
         self.body = body
         self.items = results.feedItems
         self.postIDs = results.posts.map(\.id)
+    }
+
+    /// The pages of a search, as the client decoded them.
+    static func pages(of outcome: XClient.Outcome?) -> [ReadPage] {
+        guard let outcome else { return [] }
+        return zip(outcome.pageBodies, outcome.decodedPages).map { ReadPage(body: $0, page: $1) }
     }
 
     /// The joined posts that recent search would still return at `now`.

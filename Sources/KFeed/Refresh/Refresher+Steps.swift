@@ -91,7 +91,7 @@ extension Refresher {
         }
         return Found(
             items: Self.unique(newer.results.feedItems + pool + (older?.results.feedItems ?? [])),
-            pages: newer.pageBodies.map(ReadPage.init) + run.earlier + (older?.pageBodies ?? []).map(ReadPage.init),
+            pages: ReadPage.pages(of: newer) + run.earlier + ReadPage.pages(of: older),
             newestPostID: newer.results.posts.first?.id,
             rateLimit: older?.rateLimit ?? newer.rateLimit,
             apiVersion: older?.apiVersion ?? newer.apiVersion

@@ -54,6 +54,8 @@ public struct XClient: Sendable {
         public var apiVersion: String?
         /// The body of every page, as X sent it (what a later refresh may still choose from).
         public var pageBodies: [Data] = []
+        /// Each of those pages as decoded, in the same order (so that no one decodes a body twice).
+        var decodedPages: [SearchPage] = []
     }
 
     /// The configuration.
@@ -125,6 +127,7 @@ public struct XClient: Sendable {
             outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
             let page = try SearchPage.decode(response.body)
             outcome.pageBodies.append(response.body)
+            outcome.decodedPages.append(page)
             let missing = page.missingNeededFields
             guard missing.isEmpty else {
                 throw KFeedError(
