@@ -15,7 +15,7 @@ let package = Package(
         // Already built for Hummingbird; named because KFeedServe uses them directly (port, signals, logger).
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // Tests only: a clock the tests move by hand, so that deadlines run out without waiting.
@@ -55,7 +55,11 @@ let package = Package(
         // dithering) are ~30× slower and the tests decode hundreds of images.
         .target(
             name: "KFeed",
-            dependencies: ["CKFeedCurl", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText"]
+            dependencies: [
+                "CKFeedCurl", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText",
+                // The library logs through swift-log (already built for the server); the executable decides where.
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "KFeedServe",
@@ -75,7 +79,10 @@ let package = Package(
         ),
         .target(
             name: "KFeedCLI",
-            dependencies: ["KFeed", "KFeedServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "KFeed", "KFeedServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "kfeed",
@@ -90,7 +97,10 @@ let package = Package(
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
         .testTarget(
             name: "KFeedTests",
-            dependencies: ["KFeed", "KFeedTestSupport", "KFeedFuzz", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "KFeed", "KFeedTestSupport", "KFeedFuzz", .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
     ]

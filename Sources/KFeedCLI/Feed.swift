@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import Logging
 
 /// The library's pieces assembled from the settings: the cache and the refresher, whose client (replayed or live)
 /// is made only when a refresh is due.
@@ -7,9 +8,11 @@ struct Feed {
     var settings: Settings
     var environment: SettingsEnvironment
 
-    private var verboseLog: @Sendable (String) -> Void {
-        let verbose = settings.verbosity == .verbose
-        return { line in if verbose { Console.info(line) } }
+    /// Where the library's progress lines go: at debug level, printed as `kfeed: …` on stderr with `-v` only.
+    private var logger: Logger {
+        var logger = Logger(label: "kfeed") { _ in ConsoleLogHandler() }
+        logger.logLevel = settings.verbosity == .verbose ? .debug : .notice
+        return logger
     }
 
     /// The cache directory: `--cache`, `KFEED_CACHE_DIR`, or the default; a replay without an explicit cache
@@ -27,7 +30,7 @@ struct Feed {
     func refresher() -> Refresher {
         let settings = self.settings
         let environment = self.environment
-        let log = verboseLog
+        let logger = self.logger
         return Refresher(
             store: store,
             plan: Refresher.Plan(
@@ -39,7 +42,7 @@ struct Feed {
                 captions: settings.captions,
                 timeZone: .current
             ),
-            log: log
+            logger: logger
         ) {
             let transport: any HTTPTransport
             let token: BearerToken?
@@ -55,9 +58,9 @@ struct Feed {
             let client = XClient(
                 configuration: .init(baseURL: settings.apiBase, bearerToken: token, pageBudget: settings.pageBudget),
                 transport: transport,
-                log: log
+                logger: logger
             )
-            return Refresher.Connection(client: client, images: ImageFetcher(transport: transport, log: log))
+            return Refresher.Connection(client: client, images: ImageFetcher(transport: transport, logger: logger))
         }
     }
 

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import KFeed
+import Logging
 
 /// `kfeed`: an hourly picture timeline from X's recent search, for widgets and displays.
 public struct KFeedCommand: AsyncParsableCommand {
@@ -65,5 +66,21 @@ enum Console {
 
     static func info(_ message: String) {
         FileHandle.standardError.write(Data("kfeed: \(message)\n".utf8))
+    }
+}
+
+/// Prints the library's log lines as `kfeed` always has: `kfeed: MESSAGE` on stderr, one line each, no timestamp
+/// or level (the `Logger`'s level decides which lines come: debug ones with `-v`).
+struct ConsoleLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        Console.info("\(event.message)")
     }
 }

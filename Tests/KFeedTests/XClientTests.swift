@@ -1,5 +1,6 @@
 import Foundation
 import KFeedTestSupport
+import Logging
 import Testing
 
 @testable import KFeed
@@ -31,6 +32,22 @@ private final class LogLines: @unchecked Sendable {
     }
 }
 
+/// Hands every log event's message to a ``LogLines``.
+private struct CollectingLogHandler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.append("\(event.message)")
+    }
+}
+
 struct XClientTests {
     private static let secret = "AAAAAAAAAAAAAAAAAAAAAKfeedTestTokenZZ9"
     private static let nextToken = "b26v89c19zqg8o3fpe17ld5o1i6z6ze5ivkw1nk1wu0ot"
@@ -55,7 +72,7 @@ struct XClientTests {
             ),
             transport: transport,
             sleep: { await sleeper.sleep($0) },
-            log: { log.append($0) }
+            logger: Logger(label: "kfeed-test") { _ in CollectingLogHandler(lines: log) }
         )
     }
 

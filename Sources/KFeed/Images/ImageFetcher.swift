@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// Downloads and downscales images: every download in flight at once through the transport, decodes one per core
 /// and within a memory budget. Each failure becomes a short reason, never an error.
@@ -33,7 +34,7 @@ public struct ImageFetcher: Sendable {
     private let budget: ImageDecodeBudget
     private let maxDownloads: Int
     private let decodeSlots: ImageDecodeBudget
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// The largest image body accepted, in bytes.
     public static let maxImageBytes = 20 << 20
@@ -45,20 +46,20 @@ public struct ImageFetcher: Sendable {
     ///   - maxDownloads: downloads in flight at once (a refresh's jobs all start at once; the transport multiplexes
     ///     them and caps its connections).
     ///   - decodes: decodes at once (default: one per core).
-    ///   - log: one line per failed image.
+    ///   - logger: one debug line per failed image.
     public init(
         transport: any HTTPTransport,
         thumbnailer: JPEGThumbnailer = JPEGThumbnailer(),
         maxDownloads: Int = 64,
         decodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        logger: Logger = Logger(label: "kfeed")
     ) {
         self.transport = transport
         self.thumbnailer = thumbnailer
         self.budget = ImageDecodeBudget()
         self.maxDownloads = max(1, maxDownloads)
         self.decodeSlots = ImageDecodeBudget(capacity: max(1, decodes))
-        self.log = log
+        self.logger = logger
     }
 
     /// Runs every job, handing each image to `store` as soon as it is made (on the job's own task, beside the
@@ -99,7 +100,7 @@ public struct ImageFetcher: Sendable {
         let body: Data
         switch await download(job.candidates) {
         case .failure(let reason):
-            log("image \(job.path): \(reason)")
+            logger.debug("image \(job.path): \(reason)")
             return .failure(reason)
         case .success(let data): body = data
         }
@@ -107,7 +108,7 @@ public struct ImageFetcher: Sendable {
             do throws(ImageFailure) {
                 return .success(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
             } catch {
-                log("image \(job.path): \(error.reason)")
+                logger.debug("image \(job.path): \(error.reason)")
                 return .failure(error.reason)
             }
         }

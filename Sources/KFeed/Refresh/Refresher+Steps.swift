@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,
 /// and (after the images, the repost check and the repeat fill of `Refresher+Variety.swift`) commit or keep the last
@@ -87,7 +88,7 @@ extension Refresher {
             }
         }
         for error in newer.results.partialErrors + (older?.results.partialErrors ?? []) {
-            log("partial error: \(Sanitized.excerpt(error.detail))")
+            logger.debug("partial error: \(Sanitized.excerpt(error.detail))")
         }
         return Found(
             items: Self.unique(newer.results.feedItems + pool + (older?.results.feedItems ?? [])),
@@ -106,7 +107,7 @@ extension Refresher {
         candidates.entryCount += plan.extraCandidates
         let selection = candidates.selection(from: items, isExhausted: true)
         for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
-            log("post \(skip.postID) not used: \(skip.reason)")
+            logger.debug("post \(skip.postID) not used: \(skip.reason)")
         }
         let repeats = repeatCandidates(
             in: items,

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Variety across days (`DESIGN.md` §7): the posts that may repeat, the repost check, and the repeat fill that keeps
 /// a day full when too few posts are new.
@@ -54,7 +55,7 @@ extension Refresher {
                 continue
             }
             if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
-                log("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
+                logger.debug("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
                 result.repeats.append((entry, match))
                 continue
             }
@@ -99,7 +100,9 @@ extension Refresher {
                 if let identity { pictures.append(identity) }
             }
             if entries.count > distinct.kept.count {
-                log("\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)")
+                logger.debug(
+                    "\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)"
+                )
             }
         }
         return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
 /// commits the generation to the cache, one run at a time.
@@ -108,7 +109,7 @@ public struct Refresher: Sendable {
     private let deadline: Duration
     /// Starts the deadline on the refresher's clock.
     private let startDeadline: @Sendable (Duration) -> Deadline
-    let log: @Sendable (String) -> Void
+    let logger: Logger
 
     /// Creates a refresher.
     /// - Parameters:
@@ -116,14 +117,14 @@ public struct Refresher: Sendable {
     ///   - plan: query, builder and size.
     ///   - deadline: the longest a whole refresh may take before it gives up (the old timeline stays).
     ///   - clock: what the deadline is measured on (tests pass one they move by hand).
-    ///   - log: receives progress lines (for `-v`).
+    ///   - logger: progress lines at debug level (what `-v` shows).
     ///   - connect: makes the client and the image fetcher (token, transport); called only when a refresh is due.
     public init(
         store: CacheStore,
         plan: Plan,
         deadline: Duration = .seconds(300),
         clock: some Clock<Duration> = ContinuousClock(),
-        log: @escaping @Sendable (String) -> Void = { _ in },
+        logger: Logger = Logger(label: "kfeed"),
         connect: @escaping @Sendable () throws -> Connection
     ) {
         self.store = store
@@ -131,7 +132,7 @@ public struct Refresher: Sendable {
         self.connect = connect
         self.deadline = deadline
         self.startDeadline = { Deadline.starting(on: clock, after: $0) }
-        self.log = log
+        self.logger = logger
     }
 
     // MARK: - Due-ness

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// The recent-search client: pages while the caller wants more posts and the page budget allows, turns X's
 /// answers into results or the contract's errors, and retries what is temporary with bounded back-off. It knows
@@ -62,24 +63,24 @@ public struct XClient: Sendable {
     public var configuration: Configuration
     private let transport: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// Creates a client.
     /// - Parameters:
     ///   - configuration: host, token, budgets.
     ///   - transport: `CurlTransport` live, `ReplayTransport` offline.
     ///   - sleep: waits between tries (tests pass one that records instead of waiting).
-    ///   - log: receives one line per request and retry; never the token.
+    ///   - logger: one debug line per request and retry; never the token.
     public init(
         configuration: Configuration,
         transport: any HTTPTransport,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        logger: Logger = Logger(label: "kfeed")
     ) {
         self.configuration = configuration
         self.transport = transport
         self.sleep = sleep
-        self.log = log
+        self.logger = logger
     }
 
     /// The first page's request for a search that wants `count` posts: the one place it is built (`kfeed query`
@@ -168,14 +169,14 @@ public struct XClient: Sendable {
         var tries = 0
         while true {
             tries += 1
-            log(
+            logger.debug(
                 "GET \(url.absoluteString)\(configuration.bearerToken == nil ? "" : " (Authorization: Bearer [redacted])")"
             )
             let failure: KFeedError
             var retryAfter: Duration?
             do {
                 let response = try await transport.send(httpRequest)
-                log("HTTP \(response.status), \(response.body.count) bytes")
+                logger.debug("HTTP \(response.status), \(response.body.count) bytes")
                 if (200..<300).contains(response.status) { return response }
                 failure = Self.classify(response)
                 retryAfter = Self.retryAfter(response)
@@ -187,7 +188,7 @@ public struct XClient: Sendable {
             }
             let wait = max(backoff, retryAfter ?? .zero)
             guard waited + wait <= configuration.maxTotalBackoff else { throw failure }
-            log("try \(tries) failed (\(failure.message)); retrying in \(wait)")
+            logger.debug("try \(tries) failed (\(failure.message)); retrying in \(wait)")
             try await sleep(wait)
             waited += wait
             backoff *= 2
