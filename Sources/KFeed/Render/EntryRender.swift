@@ -14,6 +14,8 @@ package struct EntryRender: Sendable {
 
     /// The render of `entry` for `profile`; nil when the entry's media key cannot name a file.
     /// - Parameters:
+    ///   - entry: the timeline entry.
+    ///   - profile: the panel.
     ///   - captions: whether the render carries the caption band.
     ///   - timeZone: the zone the caption's hour is shown in.
     ///   - avatar: the entry's cached avatar (`DIR/avatars/….jpg`), drawn in the caption.
@@ -57,6 +59,7 @@ package struct EntryRender: Sendable {
     ///   - source: the downloaded source picture, or why there is none.
     ///   - hadSource: whether a source was looked for (a placeholder entry has none, and keeps its own reason).
     ///   - budget: the decode memory the render reserves.
+    /// - Returns: The file's bytes (PNG, BMP or JPEG).
     /// - Throws: `KFeedError` `.configuration` when a render library or every font is missing.
     package func data(
         from source: ImageFetcher.Fetched,
