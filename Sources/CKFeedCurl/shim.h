@@ -39,6 +39,7 @@ static inline CURLcode kfeed_curl_setopt_xferinfo_callback(CURL *h, kfeed_curl_x
 static inline CURLcode kfeed_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return KFEED_CURL_SYMBOL(curl_easy_getinfo)(h, i, v); }
 static inline CURLcode kfeed_curl_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return KFEED_CURL_SYMBOL(curl_easy_getinfo)(h, i, v); }
 static inline CURLcode kfeed_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return KFEED_CURL_SYMBOL(curl_easy_getinfo)(h, i, v); }
+static inline CURLcode kfeed_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return KFEED_CURL_SYMBOL(curl_easy_getinfo)(h, i, v); }
 
 static inline CURLM *kfeed_curl_multi_init(void) { return KFEED_CURL_SYMBOL(curl_multi_init)(); }
 static inline CURLMcode kfeed_curl_multi_cleanup(CURLM *m) { return KFEED_CURL_SYMBOL(curl_multi_cleanup)(m); }

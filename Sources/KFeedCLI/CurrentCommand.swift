@@ -7,7 +7,10 @@ struct CurrentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "current",
         abstract: "Print the entry that covers now as JSON with absolute paths (--field: one value).",
-        discussion: "Exits 69 with a message when no entry covers the time (for example a stale timeline)."
+        discussion: """
+            Exits 69 with a message when no entry covers the time (for example a stale timeline); with --or-last it \
+            prints the timeline's last entry whose hour has passed instead, with "stale": true, as kfeed serve does.
+            """
     )
 
     enum Field: ExpressibleByArgument, Equatable {
@@ -42,17 +45,29 @@ struct CurrentCommand: AsyncParsableCommand {
     )
     var field: Field?
 
+    @Flag(
+        name: .customLong("or-last"),
+        help: "When no entry covers now, print the last one whose hour has passed (marked \"stale\": true), exit 0."
+    )
+    var orLast = false
+
     func run() async throws {
         let feed = try options.feed()
         let settings = feed.settings
         let store = feed.store
         let manifest = try feed.committedManifest()
-        guard let index = manifest.currentEntryIndex(at: settings.now) else {
+        var isStale = false
+        var index = manifest.currentEntryIndex(at: settings.now)
+        if index == nil, orLast, let last = manifest.lastEntryIndex(at: settings.now) {
+            index = last
+            isStale = true
+        }
+        guard let index else {
             throw KFeedError(
                 .noEntry,
                 "no entry covers \(InstantFormat.string(from: settings.now)): the timeline runs "
                     + "\(manifest.entries.first.map { InstantFormat.string(from: $0.date) } ?? "-") to "
-                    + "\(manifest.entries.last.map { InstantFormat.string(from: $0.date.addingTimeInterval(manifest.interval.seconds)) } ?? "-"); run kfeed refresh"
+                    + "\(manifest.entries.last.map { InstantFormat.string(from: $0.date.addingTimeInterval(manifest.interval.seconds)) } ?? "-"); run kfeed refresh (or add --or-last)"
             )
         }
         var entry = manifest.entries[index]
@@ -61,7 +76,9 @@ struct CurrentCommand: AsyncParsableCommand {
         entry.renders = entry.renders?.mapValues(store.absolutePath)
         switch field {
         case .none:
-            FileHandle.standardOutput.write(try InstantFormat.jsonEncoder().encode(entry))
+            FileHandle.standardOutput.write(
+                try InstantFormat.jsonEncoder().encode(Printed(entry: entry, isStale: isStale))
+            )
             print()
         case .image: print(entry.image ?? "")
         case .avatar: print(entry.author.avatar ?? "")
@@ -79,6 +96,23 @@ struct CurrentCommand: AsyncParsableCommand {
                 )
             }
             print(path)
+        }
+    }
+
+    /// The entry as printed: the manifest's keys, plus `"stale": true` when it no longer covers now (`--or-last`).
+    struct Printed: Encodable {
+        var entry: Manifest.Entry
+        var isStale: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case isStale = "stale"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try entry.encode(to: encoder)
+            guard isStale else { return }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(true, forKey: .isStale)
         }
     }
 }

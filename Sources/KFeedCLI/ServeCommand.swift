@@ -12,8 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
             Prints one line with the URL, then answers until SIGTERM or SIGINT. Listening on anything but \
             loopback needs --key-file; requests then carry the key as 'Authorization: Bearer KEY', \
             'Access-Token: KEY' or '?key=KEY'. With --refresh the server also refreshes the cache when due, \
-            like kfeed refresh from cron, rendering each --profile; /api/display shows the trmnl render (or \
-            ?profile=P).
+            like kfeed refresh from cron, rendering each --profile (and trmnl with --trmnl-device); \
+            /api/display shows the trmnl render (or ?profile=P), made on demand when the refresh did not.
             """
     )
 
@@ -49,7 +49,15 @@ struct ServeCommand: AsyncParsableCommand {
     var trmnlDevices: [String] = []
 
     func run() async throws {
-        let feed = try options.feed()
+        var feed = try options.feed()
+        // --profile (or KFEED_PROFILES): what --refresh renders, and the only renders ?profile= may ask for; none: any.
+        let served = feed.settings.profiles.isEmpty ? nil : Set(feed.settings.profiles.map(\.name))
+        // A TRMNL device shows the trmnl render: --refresh makes it for every entry (on demand it would be made at
+        // the first request of each hour).
+        if !trmnlDevices.isEmpty, !feed.settings.profiles.contains(where: { $0.name == DisplayProfile.trmnl.name }) {
+            feed.settings.profiles.append(.trmnl)
+        }
+        let profiles = served.map { $0.union(trmnlDevices.isEmpty ? [] : [DisplayProfile.trmnl.name]) }
         let settings = feed.settings
         let key = try readKey()
         guard listen.isLoopback || key != nil else {
@@ -74,17 +82,27 @@ struct ServeCommand: AsyncParsableCommand {
             listen: listen,
             key: key,
             trmnlDevices: Set(trmnlDevices),
-            // --profile (or KFEED_PROFILES): what --refresh renders, and the only renders ?profile= may ask for.
-            profiles: settings.profiles.isEmpty ? nil : Set(settings.profiles.map(\.name)),
+            profiles: profiles,
             now: clock,
             isVerbose: verbose,
             log: { line in if verbose { Console.info(line) } },
             warn: { line in if !quiet { Console.warning(line) } },
-            refresh: refresh ? Self.refreshing(feed, clock: clock, verbose: verbose) : nil
+            refresh: refresh ? Self.refreshing(feed, clock: clock, verbose: verbose) : nil,
+            captions: settings.captions,
+            renderSources: Self.renderSources(replay: settings.replay)
         )
         let directory = feed.cacheDirectory.path
         try await KFeedServer.run(configuration) { address in
             FileHandle.standardOutput.write(Data("kfeed: serving \(directory) at http://\(address)/\n".utf8))
+        }
+    }
+
+    /// The transport that fetches the source pictures of renders made on demand: the replay's recorded images
+    /// with `--replay`, else libcurl (never with the token).
+    private static func renderSources(replay: URL?) -> @Sendable () throws -> any HTTPTransport {
+        {
+            if let replay { return try ReplayTransport(directory: replay) }
+            return try CurlTransport()
         }
     }
 

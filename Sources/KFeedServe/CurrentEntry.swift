@@ -1,20 +1,23 @@
 import Foundation
 import KFeed
 
-/// `/current.json`: the entry as `kfeed current` prints it (absolute paths), plus `image_url` and `avatar_url` on
-/// this server, `until` (the next entry's date) and `refresh_rate` (seconds until then).
+/// `/current.json`: the entry as in the manifest (paths relative to the cache directory, never the server's own),
+/// plus `image_url` and `avatar_url` on this server, `until` (the next entry's date), `refresh_rate` (seconds until
+/// then) and `stale` (the timeline ran out and this is its last entry; `until` is then at most 15 minutes on).
 struct CurrentEntry: Encodable {
     var entry: Manifest.Entry
     var imageURL: String?
     var avatarURL: String?
     var until: Date
     var refreshRate: Int
+    var isStale: Bool
 
     private enum CodingKeys: String, CodingKey {
         case until
         case imageURL = "image_url"
         case avatarURL = "avatar_url"
         case refreshRate = "refresh_rate"
+        case isStale = "stale"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -24,5 +27,6 @@ struct CurrentEntry: Encodable {
         try container.encode(avatarURL, forKey: .avatarURL)
         try container.encode(until, forKey: .until)
         try container.encode(refreshRate, forKey: .refreshRate)
+        try container.encode(isStale, forKey: .isStale)
     }
 }

@@ -23,6 +23,7 @@ public enum KFeedServer {
         _ = cache.current()
         let responder = ServeResponder(
             cache: cache,
+            renders: RenderShelf(settings: configuration),
             key: configuration.key.flatMap(AccessKey.init),
             signer: URLSigner(),
             settings: configuration

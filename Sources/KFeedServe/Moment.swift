@@ -2,15 +2,24 @@ import Foundation
 import KFeed
 
 /// One request's view of time: the generation it answers from, the entry covering `now`, and how long that lasts.
+///
+/// When no entry covers `now` (the timeline ran out: X out of credits, an outage, a laptop asleep), the moment is
+/// *stale*: it shows the last entry whose hour has passed, and lasts ``staleSeconds`` at most, so that clients come
+/// back soon for the new timeline (`DESIGN.md` §5: a display always gets a picture).
 struct Moment {
+    /// The longest a stale answer tells a client to wait before asking again, in seconds.
+    static let staleSeconds = 900.0
+
     /// The generation the answer comes from; nil before the cache holds a timeline.
     var generation: Generation?
     /// The instant the answer is for.
     var now: Date
-    /// The entry covering `now`, if any.
+    /// The entry covering `now`, else (stale) the last one whose hour has passed; nil for an empty timeline.
     var entry: Manifest.Entry?
-    /// When that entry ends: the next entry's date.
+    /// When that entry ends (the next entry's date); stale, when clients should ask again (≤ 15 minutes on).
     var until: Date?
+    /// Whether `entry` no longer covers `now`: the timeline ran out, and `entry` is its last hour that passed.
+    var isStale = false
 
     /// The moment at `now` in `generation`.
     init(generation: Generation?, now: Date) {
@@ -19,6 +28,10 @@ struct Moment {
         if let manifest = generation?.manifest, let index = manifest.currentEntryIndex(at: now) {
             entry = manifest.entries[index]
             until = manifest.entries[index].date.addingTimeInterval(manifest.interval.seconds)
+        } else if let manifest = generation?.manifest, let index = manifest.lastEntryIndex(at: now) {
+            entry = manifest.entries[index]
+            until = now.addingTimeInterval(min(Self.staleSeconds, manifest.interval.seconds))
+            isStale = true
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import KFeed
 
 /// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
 public struct ServeConfiguration: Sendable {
@@ -32,6 +33,11 @@ public struct ServeConfiguration: Sendable {
     public var refresh: (@Sendable () async -> Void)?
     /// How often `refresh` is called.
     public var refreshCheckInterval: Duration
+    /// Whether renders made on demand carry the caption band (`--no-caption` turns it off), as the refresh's do.
+    public var captions: Bool
+    /// Makes the transport that fetches the source pictures of renders made on demand (X's renditions, never with
+    /// the token); called once, on the first such render; nil renders from the cached images alone.
+    public var renderSources: (@Sendable () throws -> any HTTPTransport)?
 
     /// The address actually bound (its port when `listen.port` is 0), once listening.
     let boundAddress: Locked<ListenAddress>
@@ -52,7 +58,9 @@ public struct ServeConfiguration: Sendable {
         headerTimeout: Duration = .seconds(5),
         shutdownTimeout: Duration = .seconds(4),
         refresh: (@Sendable () async -> Void)? = nil,
-        refreshCheckInterval: Duration = .seconds(60)
+        refreshCheckInterval: Duration = .seconds(60),
+        captions: Bool = true,
+        renderSources: (@Sendable () throws -> any HTTPTransport)? = nil
     ) {
         self.cacheDirectory = cacheDirectory
         self.listen = listen
@@ -69,6 +77,8 @@ public struct ServeConfiguration: Sendable {
         self.shutdownTimeout = shutdownTimeout
         self.refresh = refresh
         self.refreshCheckInterval = refreshCheckInterval
+        self.captions = captions
+        self.renderSources = renderSources
         self.boundAddress = Locked(listen)
     }
 }

@@ -47,12 +47,19 @@ extension ServeResponder {
         return .json(Setup(status: 200, apiKey: key.text, friendlyID: friendly, message: "kfeed: registered"))
     }
 
-    /// `GET /api/display` and `GET /trmnl/redirect.json`: the current entry's `trmnl` render (or `?profile=P`).
+    /// `GET /api/display` and `GET /trmnl/redirect.json`: the current entry's `trmnl` render (or `?profile=P`), the
+    /// refresh's or one made on demand; when the timeline ran out, its last entry's (stale), with a `refresh_rate`
+    /// of at most 15 minutes.
     ///
-    /// When no entry covers now, or the entry has no render for the profile (a refresh without `--profile trmnl`),
-    /// the answer is a JSON error (`status` = the HTTP status, 404 or 503, and `error` saying what to do) with a
-    /// `refresh_rate` to try again after; the widget JPEG is never sent instead, as the panel cannot show it.
-    func display(_ moment: Moment, request: Request, isRedirect: Bool) -> ServeAnswer {
+    /// Without a timeline (or with an empty one), or when no render can be had, the answer is a JSON error (`status`
+    /// = the HTTP status, and `error` saying what to do) with a `refresh_rate` to try again after; the widget JPEG is
+    /// never sent instead, as the panel cannot show it.
+    func display(
+        _ moment: Moment,
+        snapshot: ServedCache.Snapshot,
+        request: Request,
+        isRedirect: Bool
+    ) async -> ServeAnswer {
         if settings.isVerbose, !isRedirect {
             let fields: [(String, HTTPField.Name)] = [
                 ("id", Self.deviceIDHeader), ("battery", Self.batteryHeader), ("fw", Self.firmwareHeader),
@@ -68,25 +75,35 @@ extension ServeResponder {
             var answer = DisplayFailure(
                 status: 404,
                 error: moment.generation == nil
-                    ? "no timeline yet: run kfeed refresh" : "no entry covers now: run kfeed refresh",
+                    ? "no timeline yet: run kfeed refresh" : "the timeline is empty: run kfeed refresh",
                 refreshRate: Self.retrySeconds
             )
             answer.isRedirect = isRedirect
             return .json(answer, status: .notFound)
         }
-        guard settings.profiles?.contains(profile) ?? true, let render = entry.renders?[profile],
-            moment.generation?.files[render] != nil
-        else {
+        let render: String
+        let file: ServedFile
+        switch await self.render(named: profile, of: entry, moment: moment, snapshot: snapshot) {
+        case .found(let path, let found):
+            render = path
+            file = found
+        case .refused(let why), .unavailable(let why):
             var answer = DisplayFailure(
                 status: 503,
-                error: "the current entry has no \(profile) render: run kfeed refresh --profile \(profile)",
+                error: why,
                 refreshRate: min(moment.secondsLeft, Self.retrySeconds)
             )
             answer.isRedirect = isRedirect
             return .json(answer, status: .serviceUnavailable)
         }
-        let url = "\(base(request))/\(link(render, in: moment.generation))"
-        let filename = "kfeed-\(Int(entry.date.timeIntervalSince1970))-\(entry.media.key)"
+        let url =
+            "\(base(request))/\(render)?\(ServedFile.versionParameter)=\(file.version)"
+            + (key == nil ? "" : "&\(URLSigner.parameter)=\(signer.signature(for: render))")
+        // The previous picture stands in while the entry's render is made: a name of its own, so that the panel
+        // draws the render when it comes.
+        let filename =
+            "kfeed-\(Int(entry.date.timeIntervalSince1970))-\(entry.media.key)"
+            + (render.hasPrefix("renders/\(entry.media.key)-") ? "" : "-previous")
         var answer: ServeAnswer
         if isRedirect {
             answer = .json(Redirect(filename: filename, url: url, refreshRate: moment.secondsLeft))

@@ -11,6 +11,8 @@ struct ServeResponder: HTTPResponder {
     static let bodyLimit = 64 * 1_024
 
     let cache: ServedCache
+    /// The renders made on demand, for profiles the refresh did not render.
+    let renders: RenderShelf
     let key: AccessKey?
     let signer: URLSigner
     let settings: ServeConfiguration
@@ -156,15 +158,16 @@ struct ServeResponder: HTTPResponder {
         case .currentJSON: return currentJSON(moment, request: request)
         case .currentImage:
             let profile = request.uri.query == nil ? nil : request.uri.queryParameters["profile"].map(String.init)
-            return currentImage(moment, snapshot: snapshot, profile: profile)
+            guard let profile else { return currentImage(moment, snapshot: snapshot, profile: nil) }
+            return await currentRender(moment, snapshot: snapshot, profile: profile)
         case .file(let relative):
             let version =
                 request.uri.query == nil ? nil : request.uri.queryParameters[Substring(ServedFile.versionParameter)]
             return file(relative, version: version, snapshot: snapshot, moment: moment)
         case .setup: return setup(request, moment: moment)
-        case .display: return display(moment, request: request, isRedirect: false)
-        case .redirect: return display(moment, request: request, isRedirect: true)
-        case .health: return health(snapshot)
+        case .display: return await display(moment, snapshot: snapshot, request: request, isRedirect: false)
+        case .redirect: return await display(moment, snapshot: snapshot, request: request, isRedirect: true)
+        case .health: return health(moment)
         case .log: return .error(.methodNotAllowed, "unreachable")
         }
     }
@@ -201,7 +204,7 @@ struct ServeResponder: HTTPResponder {
     /// firmware that send no header can fetch it.
     func link(_ relative: String, in generation: Generation?) -> String {
         var query: [String] = []
-        if let version = generation?.files[relative]?.version {
+        if let version = (generation?.files[relative] ?? renders.file(relative))?.version {
             query.append("\(ServedFile.versionParameter)=\(version)")
         }
         if key != nil { query.append("\(URLSigner.parameter)=\(signer.signature(for: relative))") }
@@ -243,6 +246,8 @@ struct ServeResponder: HTTPResponder {
     private func widget(_ moment: Moment) -> ServeAnswer {
         let page = WidgetPage(
             entry: moment.entry,
+            sources: moment.entry.map { pictureSources(of: $0, in: moment.generation) } ?? [],
+            imageSize: moment.generation?.manifest.size ?? .small,
             reloadAfter: moment.entry == nil ? 300 : moment.secondsLeft,
             timeZone: settings.timeZone,
             link: { link($0, in: moment.generation) }
@@ -254,20 +259,35 @@ struct ServeResponder: HTTPResponder {
         return answer
     }
 
+    /// Every size of `entry`'s picture that `/widget` may show, smallest first: the image, and the full-colour JPEG
+    /// renders without a caption band (the page draws its own) that the generation holds.
+    func pictureSources(of entry: Manifest.Entry, in generation: Generation?) -> [WidgetPage.Source] {
+        guard let generation, let image = entry.image, !entry.placeholder else { return [] }
+        var sources = [WidgetPage.Source(path: image, width: generation.manifest.size.width)]
+        for (name, path) in entry.renders ?? [:] where generation.files[path] != nil {
+            guard let profile = try? DisplayProfile(parsing: name), profile.kind == .rgb, profile.format == .jpeg,
+                EntryRender.isUncaptioned(path, of: entry, profile: profile)
+            else { continue }
+            sources.append(WidgetPage.Source(path: path, width: profile.width))
+        }
+        var widths = Set<Int>()
+        return sources.sorted { ($0.width, $0.path) < ($1.width, $1.path) }.filter { widths.insert($0.width).inserted }
+    }
+
     // MARK: - The current entry
 
     private func currentJSON(_ moment: Moment, request: Request) -> ServeAnswer {
         guard let entry = moment.entry, let until = moment.until else { return noEntry(moment) }
         let base = base(request)
-        var printed = entry
-        printed.image = entry.image.map(cache.absolutePath)
-        printed.author.avatar = entry.author.avatar.map(cache.absolutePath)
+        // Paths stay relative to the cache directory, as in the manifest: the server's own paths are nobody's
+        // business, and the URLs are what a remote client can use.
         let current = CurrentEntry(
-            entry: printed,
+            entry: entry,
             imageURL: entry.image.map { "\(base)/\(link($0, in: moment.generation))" },
             avatarURL: entry.author.avatar.map { "\(base)/\(link($0, in: moment.generation))" },
             until: until,
-            refreshRate: moment.secondsLeft
+            refreshRate: moment.secondsLeft,
+            isStale: moment.isStale
         )
         var answer = ServeAnswer.json(current)
         answer.caching = moment.counting
@@ -282,30 +302,18 @@ struct ServeResponder: HTTPResponder {
         snapshot: ServedCache.Snapshot,
         moment: Moment
     ) -> ServeAnswer {
-        guard let file = snapshot.file(relative) else { return .error(.notFound, "no such file") }
+        guard let file = snapshot.file(relative) ?? renders.file(relative) else {
+            return .error(.notFound, "no such file")
+        }
         var answer = ServeAnswer.file(file)
         answer.caching = version.map { $0 == file.version } == true ? .immutable : moment.lasting
         return answer
     }
 
+    /// `/current.jpg`: the current entry's image (or its placeholder), fresh until the entry ends.
     func currentImage(_ moment: Moment, snapshot: ServedCache.Snapshot, profile: String?) -> ServeAnswer {
         guard let entry = moment.entry else { return noEntry(moment) }
-        let relative: String?
-        if let profile {
-            if let allowed = settings.profiles, !allowed.contains(profile) {
-                return .error(.notFound, "profile \(profile) is not served (--profile)")
-            }
-            guard let render = entry.renders?[profile] else {
-                return .error(
-                    .notFound,
-                    "the current entry has no \(profile) render: run kfeed refresh --profile \(profile)"
-                )
-            }
-            relative = render
-        } else {
-            relative = entry.image
-        }
-        guard let relative, let file = snapshot.file(relative) else {
+        guard let relative = entry.image, let file = snapshot.file(relative) else {
             return .error(.notFound, "the current entry's image cannot be served")
         }
         var answer = ServeAnswer.file(file)
@@ -313,38 +321,102 @@ struct ServeResponder: HTTPResponder {
         return answer
     }
 
-    private func noEntry(_ moment: Moment) -> ServeAnswer {
+    /// `/current.jpg?profile=P`: the current entry's render for display profile P, the refresh's or one made on
+    /// demand.
+    func currentRender(_ moment: Moment, snapshot: ServedCache.Snapshot, profile: String) async -> ServeAnswer {
+        guard let entry = moment.entry else { return noEntry(moment) }
+        switch await render(named: profile, of: entry, moment: moment, snapshot: snapshot) {
+        case .found(_, let file):
+            var answer = ServeAnswer.file(file)
+            answer.caching = moment.untilEntryEnds
+            return answer
+        case .refused(let why): return .error(.notFound, why)
+        case .unavailable(let why):
+            var answer = ServeAnswer.error(.serviceUnavailable, why)
+            answer.headers[.retryAfter] = String(Self.renderRetrySeconds)
+            return answer
+        }
+    }
+
+    /// How long a client waits before asking again for a render that could not be had, in seconds.
+    static let renderRetrySeconds = 30
+
+    /// What looking for an entry's render found.
+    enum RenderLookup {
+        /// The render (or, while it is being made, the previous picture for the profile), under its path.
+        case found(path: String, file: ServedFile)
+        /// The profile is not served here (`--profile`), unknown, or too large to render on demand.
+        case refused(String)
+        /// No render could be had: the render libraries are missing, or too many renders are queued.
+        case unavailable(String)
+    }
+
+    /// `entry`'s render for the profile named `name`: the refresh's when the manifest names one, else one made on
+    /// demand (``RenderShelf``).
+    func render(
+        named name: String,
+        of entry: Manifest.Entry,
+        moment: Moment,
+        snapshot: ServedCache.Snapshot
+    ) async -> RenderLookup {
+        if let allowed = settings.profiles, !allowed.contains(name) {
+            return .refused("profile \(Self.printable(name)) is not served here (--profile)")
+        }
+        if let path = entry.renders?[name], let file = snapshot.file(path) { return .found(path: path, file: file) }
+        guard let profile = try? DisplayProfile(parsing: name), profile.name == name else {
+            return .refused("unknown display profile \(Self.printable(name)): see docs/renders.md")
+        }
+        guard renders.allows(profile) else {
+            return .refused(
+                "profile \(name) is larger than the server renders on demand: render it with kfeed refresh --profile"
+            )
+        }
+        guard let generation = moment.generation,
+            let made = await renders.render(entry, profile: profile, in: generation)
+        else {
+            return .unavailable("the \(name) render cannot be made now; try again shortly")
+        }
+        return .found(path: made.path, file: made.file)
+    }
+
+    /// The answer when there is no entry to show: no timeline yet, or an empty one (a stale timeline still shows
+    /// its last entry).
+    func noEntry(_ moment: Moment) -> ServeAnswer {
         guard let manifest = moment.generation?.manifest else {
             return .error(.notFound, "no timeline yet: run kfeed refresh")
         }
-        let span =
-            manifest.entries.first.map { first in
-                let end = manifest.entries.last!.date.addingTimeInterval(manifest.interval.seconds)
-                return
-                    "the timeline runs \(InstantFormat.string(from: first.date)) to \(InstantFormat.string(from: end))"
-            } ?? "the timeline is empty"
-        return .error(.notFound, "no entry covers \(InstantFormat.string(from: moment.now)): \(span)")
+        return .error(.notFound, "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")")
     }
 
     // MARK: - Health
 
-    private func health(_ snapshot: ServedCache.Snapshot) -> ServeAnswer {
+    private func health(_ moment: Moment) -> ServeAnswer {
         let state = cache.refreshState()
-        let lastError = cache.lastLoadError ?? state?.lastError?.message
-        guard let manifest = snapshot.current?.manifest else {
+        let lastError = (cache.lastLoadError ?? state?.lastError?.message).map(cache.withoutPaths)
+        guard let manifest = moment.generation?.manifest else {
             return .json(
                 Health(status: "no timeline", generatedAt: nil, reloadAfter: nil, lastError: lastError),
                 status: .serviceUnavailable
             )
         }
-        return .json(
-            Health(
-                status: "ok",
-                generatedAt: manifest.generatedAt,
-                reloadAfter: manifest.reloadAfter,
-                lastError: lastError
-            )
+        var health = Health(
+            status: "ok",
+            generatedAt: manifest.generatedAt,
+            reloadAfter: manifest.reloadAfter,
+            lastError: lastError
         )
+        if moment.entry == nil {
+            health.status = "empty"
+            health.reason = "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")"
+        } else if moment.isStale, let last = manifest.entries.last {
+            let end = last.date.addingTimeInterval(manifest.interval.seconds)
+            health.status = "stale"
+            health.reason =
+                "the timeline ran out at \(InstantFormat.string(from: end)): serving its last picture; "
+                + (lastError.map { "the last refresh failed: \($0)" }
+                    ?? "no refresh has made a new one (run kfeed refresh)")
+        }
+        return .json(health, status: health.status == "ok" ? .ok : .serviceUnavailable)
     }
 
     /// Control characters and non-ASCII shown as `?`, so that a path cannot forge log lines.
@@ -363,9 +435,11 @@ struct Health: Encodable {
     var generatedAt: Date?
     var reloadAfter: Date?
     var lastError: String?
+    /// Why the server is unhealthy though it answers (a stale or empty timeline); omitted when healthy.
+    var reason: String?
 
     enum CodingKeys: String, CodingKey {
-        case status
+        case status, reason
         case generatedAt = "generated_at"
         case reloadAfter = "reload_after"
         case lastError = "last_error"
@@ -377,5 +451,6 @@ struct Health: Encodable {
         try container.encode(generatedAt, forKey: .generatedAt)
         try container.encode(reloadAfter, forKey: .reloadAfter)
         try container.encode(lastError, forKey: .lastError)
+        try container.encodeIfPresent(reason, forKey: .reason)
     }
 }

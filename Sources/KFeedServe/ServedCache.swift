@@ -87,9 +87,11 @@ final class ServedCache: @unchecked Sendable {
         lock.withLock { loadError }
     }
 
-    /// The absolute path of a file a manifest names (as `kfeed current` prints it).
-    func absolutePath(_ relative: String) -> String {
-        store.absolutePath(relative)
+    /// `text` (an error message for `/healthz`) without the server's paths: the cache directory's path becomes
+    /// `DIR`, so that `DIR/state.json` still says which file.
+    func withoutPaths(_ text: String) -> String {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return text.replacingOccurrences(of: path, with: "DIR").replacingOccurrences(of: resolved, with: "DIR")
     }
 
     /// The refresh state (`state.json`), when there is a readable one (read without following a symlink).

@@ -7,9 +7,23 @@ import KFeed
 /// No script (the preview page's Content-Security-Policy); the page reloads itself when the entry ends
 /// (`<meta http-equiv="refresh">`), and carries the meta tags that make it a phone home-screen web app. Usable in
 /// a Home Assistant webpage card or a MagicMirror iframe. All text from outside is HTML-escaped.
+///
+/// The picture offers the browser every size the cache holds for the entry (`srcset`: the image and the full-colour
+/// renders without a caption band), with `sizes` saying how wide the picture is shown when it covers the viewport,
+/// so that a phone at 3× picks the sharpest one there is.
 struct WidgetPage {
+    /// A size of the picture the page may show: a path the manifest names and its width in pixels.
+    struct Source: Equatable {
+        var path: String
+        var width: Int
+    }
+
     /// The entry shown; nil when no entry covers now.
     var entry: Manifest.Entry?
+    /// The picture's sizes, smallest first (the first is `src`); empty shows the entry's image alone.
+    var sources: [Source] = []
+    /// The proportions of the image (the manifest's size), for `sizes`.
+    var imageSize = ImageSize.small
     /// Seconds until the page should reload (the entry's end), at least 1.
     var reloadAfter: Int
     /// The zone the hour is shown in.
@@ -27,8 +41,19 @@ struct WidgetPage {
             let handle = username.isEmpty ? "" : "@\(username)"
             title = handle.isEmpty ? "kfeed" : "kfeed · \(handle)"
             let alt = Sanitized.excerpt(entry.media.altText ?? entry.text, limit: 200)
-            let picture = entry.image.map {
-                "<img class=\"picture\" src=\"\(escape(link($0)))\" alt=\"\(escape(alt))\">"
+            let picture = entry.image.map { image in
+                let sources = sources.isEmpty ? [Source(path: image, width: imageSize.width)] : sources
+                var tag = "<img class=\"picture\" src=\"\(escape(link(sources[0].path)))\""
+                if sources.count > 1 {
+                    let set = sources.map { "\(link($0.path)) \($0.width)w" }.joined(separator: ", ")
+                    // Covering the viewport, the picture is as wide as the viewport, or as tall (and so wider) when
+                    // the viewport is narrower than the picture's proportions.
+                    let ratio = "\(imageSize.width)/\(imageSize.height)"
+                    tag += " srcset=\"\(escape(set))\""
+                    tag +=
+                        " sizes=\"(max-aspect-ratio: \(ratio)) calc(100vh * \(imageSize.width) / \(imageSize.height)), 100vw\""
+                }
+                return tag + " alt=\"\(escape(alt))\">"
             }
             let avatar = entry.author.avatar.map {
                 "<img class=\"avatar\" src=\"\(escape(link($0)))\" alt=\"\" width=\"48\" height=\"48\">"
@@ -43,6 +68,9 @@ struct WidgetPage {
             body += "<span class=\"username\">\(escape(handle))</span></div>"
             body += "<time class=\"hour\" datetime=\"\(InstantFormat.string(from: entry.date))\">"
             body += "\(ScheduleText(timeZone: timeZone).clockTime(entry.date))</time></div>"
+            if entry.isRepeat {
+                body += "\n<p class=\"again\" title=\"shown before: a quiet day had too few new posts\">again</p>"
+            }
             if entry.placeholder {
                 body +=
                     "\n<p class=\"reason\">\(escape(Sanitized.excerpt(entry.placeholderReason ?? "", limit: 120)))</p>"
@@ -109,6 +137,8 @@ struct WidgetPage {
         .username { opacity: .85; font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .hour { font-weight: 600; font-variant-numeric: tabular-nums; text-shadow: 0 1px 2px #000; }
         .reason { position: absolute; top: 40%; left: 0; right: 0; text-align: center; opacity: .8; }
+        .again { position: absolute; top: max(10px, env(safe-area-inset-top)); right: 12px; margin: 0;
+          padding: 2px 8px; border-radius: 10px; font-size: 12px; background: rgba(0, 0, 0, .55); opacity: .85; }
         .empty { position: absolute; top: 45%; left: 0; right: 0; text-align: center; padding: 0 20px; }
         """
 }

@@ -47,6 +47,25 @@ struct CurrentCommandTests {
         #expect(result.stderr.contains("no entry covers \(now)"))
     }
 
+    @Test(arguments: [
+        ("2026-11-23T09:00:00Z", "2026-11-22T14:00:00Z", true),
+        ("2026-11-22T10:30:00Z", "2026-11-22T10:00:00Z", false),
+    ])
+    func orLastPrintsTheLastEntryWhoseHourPassedMarkedStale(now: String, date: String, isStale: Bool) async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let result = try await KFeedProcess.run(["current", "--cache", cache.url.path, "--now", now, "--or-last"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(entry["date"] as? String == date)
+        #expect(entry["stale"] as? Bool == (isStale ? true : nil))
+        #expect((entry["image"] as? String)?.hasPrefix(cache.url.path + "/") == true)
+        let field = try await KFeedProcess.run([
+            "current", "--cache", cache.url.path, "--now", now, "--or-last", "--field", "date",
+        ])
+        #expect(field.status == 0 && field.stdout == "\(date)\n")
+    }
+
     @Test func currentWithoutATimelineExits69() async throws {
         let empty = try TemporaryDirectory()
         defer { empty.remove() }

@@ -303,9 +303,10 @@ enum Chromium {
         """
     }
 
-    /// Runs headless Chromium with `arguments` off the cooperative pool and returns its standard output.
+    /// Runs headless Chromium with `arguments` (at `deviceScale` device pixels per CSS pixel) off the cooperative pool
+    /// and returns its standard output.
     /// - Throws: when it cannot start, exits non-zero, or takes over 90 seconds.
-    static func run(_ arguments: [String]) async throws -> String {
+    static func run(_ arguments: [String], deviceScale: Int = 1) async throws -> String {
         let executable = try #require(executable)
         let profile = try TemporaryDirectory()
         defer { profile.remove() }
@@ -314,7 +315,7 @@ enum Chromium {
         process.arguments =
             [
                 "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
-                "--user-data-dir=\(profile.url.path)", "--force-device-scale-factor=1",
+                "--user-data-dir=\(profile.url.path)", "--force-device-scale-factor=\(deviceScale)",
             ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = profile.url.path

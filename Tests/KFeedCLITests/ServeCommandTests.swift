@@ -79,12 +79,22 @@ struct ServeCommandTests {
         #expect(current[header: "cache-control"] == "public, stale-while-revalidate=10")
         #expect(current[header: "etag"]?.hasPrefix("\"") == true)
         #expect(current[header: "last-modified"].flatMap(InstantFormat.date(fromHTTPDate:)) != nil)
-        for key in ["image_url", "avatar_url", "until", "refresh_rate"] { served[key] = nil }
+        #expect(served["stale"] as? Bool == false)
+        // The paths are the manifest's, relative to the cache directory; `kfeed current` prints them absolute.
+        #expect(served["image"] as? String == image)
+        #expect((served["author"] as? [String: Any])?["avatar"] as? String == avatar)
+        for key in ["image_url", "avatar_url", "until", "refresh_rate", "stale"] { served[key] = nil }
         let printed = try await KFeedProcess.run([
             "current", "--cache", cache.url.path, "--now", "2026-11-22T10:30:00Z",
         ])
         #expect(printed.status == 0)
-        #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: try Self.json(Data(printed.stdout.utf8))))
+        var local = try Self.json(Data(printed.stdout.utf8))
+        #expect(local["image"] as? String == cache.url.appendingPathComponent(image).path)
+        local["image"] = image
+        var author = try #require(local["author"] as? [String: Any])
+        author["avatar"] = avatar
+        local["author"] = author
+        #expect(NSDictionary(dictionary: served) == NSDictionary(dictionary: local))
 
         // The image behind image_url, /current.jpg, avatars, the placeholder: the bytes on disk, with validators.
         let onDisk = try Data(contentsOf: cache.url.appendingPathComponent(image))
@@ -120,14 +130,11 @@ struct ServeCommandTests {
         #expect(healthJSON["reload_after"] as? String == "2026-11-22T14:00:00Z")
         #expect(healthJSON.keys.contains("last_error"))
 
-        // TRMNL without renders: a JSON error that says what to do, never the widget JPEG.
+        // TRMNL without renders from the refresh: one made on demand (more in aTRMNLClientGetsARenderMadeOnDemand…).
         let display = try await Self.get("\(server.base)/api/display", headers: [HTTPHeader("ID", "AA:BB:CC:00:11:22")])
-        #expect(display.status == 503)
-        let displayJSON = try Self.json(display.body)
-        #expect(displayJSON["status"] as? Int == 503)
-        #expect((displayJSON["error"] as? String)?.contains("--profile trmnl") == true)
-        #expect(displayJSON["image_url"] is NSNull)
-        #expect((try await Self.get("\(server.base)/trmnl/redirect.json")).status == 503)
+        #expect(display.status == 200)
+        #expect(try Self.json(display.body)["status"] as? Int == 0)
+        #expect((try await Self.get("\(server.base)/trmnl/redirect.json")).status == 200)
 
         // The preview page with links relative to the server, and the widget page.
         let preview = try await Self.get("\(server.base)/")
@@ -156,18 +163,39 @@ struct ServeCommandTests {
         #expect((await server.stop()).status == 0)
     }
 
-    @Test func noEntryCoveringNowIsAJSONErrorAndNoTimelineIs503() async throws {
+    @Test func aTimelineThatRanOutAnswersItsLastEntryStaleAndNoTimelineIs503() async throws {
         let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        let last = try #require(manifest.entries.last)  // 14:00Z; the timeline ran out at 15:00Z
         let late = try await Self.serve(cache, now: "2026-11-23T09:00:00Z")
+        let now = try #require(InstantFormat.date(from: "2026-11-23T09:00:00Z"))
         let current = try await Self.get("\(late.base)/current.json")
-        #expect(current.status == 404)
-        #expect(
-            (try Self.json(current.body)["error"] as? String)?.hasPrefix("no entry covers 2026-11-23T09:00") == true
-        )
-        #expect((try await Self.get("\(late.base)/current.jpg")).status == 404)
+        #expect(current.status == 200)
+        let json = try Self.json(current.body)
+        #expect(json["stale"] as? Bool == true)
+        #expect(json["date"] as? String == "2026-11-22T14:00:00Z" && json["tweet_id"] as? String == last.tweetID)
+        #expect((1...900).contains(json["refresh_rate"] as? Int ?? 0))
+        let until = try #require((json["until"] as? String).flatMap(InstantFormat.date(from:)))
+        #expect(until > now && until <= now.addingTimeInterval(905))
+        // The picture, fresh for at most 15 minutes so that clients come back soon.
+        let picture = try await Self.get("\(late.base)/current.jpg")
+        #expect(picture.status == 200)
+        #expect(picture.body == (try Data(contentsOf: cache.url.appendingPathComponent(try #require(last.image)))))
+        let expires = try #require(Self.expires(picture))
+        #expect(expires <= now.addingTimeInterval(905) && expires > now)
+        let display = try Self.json((try await Self.get("\(late.base)/api/display")).body)
+        #expect(display["status"] as? Int == 0 && (1...900).contains(display["refresh_rate"] as? Int ?? 0))
         let widget = String(decoding: (try await Self.get("\(late.base)/widget")).body, as: UTF8.self)
-        #expect(widget.contains("No picture for now"))
+        #expect(widget.contains(">@\(last.author.username)</span>"))
+        let reload = try #require(widget.firstMatch(of: /<meta http-equiv="refresh" content="(\d+)">/)?.output.1)
+        #expect((1...900).contains(Int(reload) ?? 0))
+        // /healthz says why.
+        let staleHealth = try await Self.get("\(late.base)/healthz")
+        #expect(staleHealth.status == 503)
+        let staleJSON = try Self.json(staleHealth.body)
+        #expect(staleJSON["status"] as? String == "stale")
+        #expect((staleJSON["reason"] as? String)?.contains("ran out at 2026-11-22T15:00:00Z") == true)
         #expect((await late.stop()).status == 0)
 
         let empty = try TemporaryDirectory()
@@ -389,7 +417,7 @@ struct ServeCommandTests {
                 "\(base)/api/display" + (query.isEmpty ? "" : "?\(query)"),
                 headers: headers
             )
-            #expect(display.status == 503 && display[header: "cache-control"] == "no-store")
+            #expect(display.status == 200 && display[header: "cache-control"] == "no-store")
         }
         // The signed URL: the same for every client and no key in it, so shared caches may keep it (even when the
         // client also sends the key).
@@ -550,7 +578,7 @@ struct ServeCommandTests {
         let deviceJSON = try Self.json(device.body)
         #expect(deviceJSON["api_key"] as? String == key && deviceJSON["status"] as? Int == 200)
         #expect((deviceJSON["friendly_id"] as? String)?.count == 6)
-        #expect((try await Self.get("\(base)/api/display", headers: [HTTPHeader("Access-Token", key)])).status == 503)
+        #expect((try await Self.get("\(base)/api/display", headers: [HTTPHeader("Access-Token", key)])).status == 200)
 
         #expect((await server.stop()).status == 0)
         let log = server.stderr
@@ -624,7 +652,11 @@ struct ServeCommandTests {
         #expect(png.status == 200 && png.body == renders[render] && png[header: "content-type"] == "image/png")
         let byProfile = try await Self.get("\(server.base)/current.jpg?profile=trmnl")
         #expect(byProfile.body == renders[render])
-        #expect((try await Self.get("\(server.base)/current.jpg?profile=inky7")).status == 404)
+        // A profile the refresh did not render is rendered on demand; an unknown one is not found.
+        let inky = try await Self.get("\(server.base)/current.jpg?profile=inky7")
+        #expect(inky.status == 200 && inky[header: "content-type"] == "image/png")
+        #expect(try DecodedPNG(inky.body).width == 800)
+        #expect((try await Self.get("\(server.base)/current.jpg?profile=nonsense")).status == 404)
 
         // The entry changes at 11:00Z: so does the filename, and refresh_rate is the next hour.
         try await Task.sleep(for: .seconds(Double(rate) + 0.3))
@@ -636,6 +668,92 @@ struct ServeCommandTests {
         let later = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
         #expect(later["filename"] as? String == after["filename"] as? String)
         #expect((await server.stop()).status == 0)
+    }
+
+    // MARK: - Renders on demand
+
+    @Test func aTRMNLClientOfACacheMadeWithoutProfilesGetsARenderMadeOnDemand() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        #expect(manifest.entries.allSatisfy { $0.renders == nil })
+        let entry = manifest.entries[1]  // 10:00Z covers 10:30Z
+        // The source pictures come from the replay's recorded X renditions (no traffic beyond 127.0.0.1).
+        let server = try await Self.serve(cache, ["--replay", Fixture.replay("sample").path])
+        let headers = [HTTPHeader("ID", "AA:BB:CC:00:11:22"), HTTPHeader("Access-Token", "anything")]
+        // Four panels at once: one render, made once, the same URL for all of them.
+        let urls = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let answer = try await Self.get("\(server.base)/api/display", headers: headers)
+                    #expect(answer.status == 200 && answer[header: "cache-control"] == "no-store")
+                    let json = try Self.json(answer.body)
+                    #expect(json["status"] as? Int == 0)
+                    #expect(json["filename"] as? String == "kfeed-1795341600-\(entry.media.key)")
+                    return try #require(json["image_url"] as? String)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(urls).count == 1, "\(urls)")
+        let url = try #require(urls.first)
+        #expect(url.hasPrefix("\(server.base)/renders/\(entry.media.key)-trmnl-") && url.contains(".png?v="))
+        let png = try await Self.get(url)
+        #expect(png.status == 200 && png[header: "content-type"] == "image/png")
+        #expect(png[header: "cache-control"] == "public, max-age=31536000, immutable")
+        let decoded = try DecodedPNG(png.body)
+        #expect(decoded.width == 800 && decoded.height == 480 && decoded.bitDepth == 1)
+        #expect(png.body.count <= 90_000)
+        #expect((try await Self.get("\(server.base)/current.jpg?profile=trmnl")).body == png.body)
+        let redirect = try Self.json((try await Self.get("\(server.base)/trmnl/redirect.json")).body)
+        #expect(redirect["url"] as? String == url)
+
+        // A full-colour profile too: a baseline JPEG of the panel's size.
+        let frame = try await Self.get("\(server.base)/current.jpg?profile=frame")
+        #expect(frame.status == 200 && frame[header: "content-type"] == "image/jpeg")
+        #expect(frame.body.starts(with: [0xFF, 0xD8]))
+        // A profile too large to render on demand is refused, never attempted.
+        let huge = try await Self.get("\(server.base)/current.jpg?profile=4000x4000:rgb")
+        #expect(huge.status == 404)
+        #expect((await server.stop()).status == 0)
+    }
+
+    @Test func everyJSONAnswerCarriesURLsOrCacheRelativePathsNeverTheServersFilePaths() async throws {
+        let cache = try await KFeedProcess.sampleCache(profiles: ["trmnl"])
+        defer { cache.remove() }
+        // A refresh error that names a file in the cache directory, as state.json may hold one.
+        var state = RefreshState()
+        state.recordFailure(
+            KFeedError(.io, "cannot write \(cache.url.appendingPathComponent("images/x.jpg").path): disk full"),
+            now: Date(timeIntervalSince1970: 1_795_330_000)
+        )
+        try InstantFormat.jsonEncoder().encode(state).write(to: cache.url.appendingPathComponent("state.json"))
+        #expect(CacheStore(directory: cache.url).state()?.lastError?.message.hasPrefix("cannot write /") == true)
+        let keyFile = try Self.writeKey(in: cache)
+        let paths = [cache.url.path, cache.url.resolvingSymlinksInPath().path]
+        let auth = [HTTPHeader("Authorization", "Bearer \(Self.key)")]
+        for now in ["2026-11-22T10:30:00Z", "2026-11-23T09:00:00Z"] {  // current, then stale
+            let server = try await Self.serve(cache, now: now, ["--key-file", keyFile])
+            var scanned = 0
+            for path in [
+                "/current.json", "/timeline.json", "/healthz", "/api/display", "/trmnl/redirect.json", "/api/setup",
+                "/current.jpg?profile=nonsense", "/nothing", "/current.json?profile=x",
+            ] {
+                let answer = try await Self.get("\(server.base)\(path)", headers: auth)
+                #expect(answer[header: "content-type"] == "application/json", "\(path)")
+                let text = String(decoding: answer.body, as: UTF8.self)
+                #expect(paths.allSatisfy { !text.contains($0) }, "\(path): \(text)")
+                scanned += 1
+            }
+            #expect(scanned == 9)
+            let health = try Self.json((try await Self.get("\(server.base)/healthz", headers: auth)).body)
+            #expect(health["last_error"] as? String == "cannot write DIR/images/x.jpg: disk full")
+            let current = try Self.json((try await Self.get("\(server.base)/current.json", headers: auth)).body)
+            #expect((current["image"] as? String)?.hasPrefix("images/") == true)
+            #expect((current["image_url"] as? String)?.hasPrefix("\(server.base)/images/") == true)
+            #expect((current["renders"] as? [String: String])?["trmnl"]?.hasPrefix("renders/") == true)
+            #expect((await server.stop()).status == 0)
+        }
     }
 
     // MARK: - In a browser
@@ -696,6 +814,105 @@ struct ServeCommandTests {
         if let keep = ProcessInfo.processInfo.environment["KFEED_KEEP_SCREENSHOT"] {
             try png.write(to: URL(fileURLWithPath: keep))
         }
+        #expect((await server.stop()).status == 0)
+    }
+
+    /// What the phone harness read from the widget page: the viewport, the picture Chromium chose and how it shows.
+    private struct PhonePicture: Decodable {
+        var devicePixelRatio: Double
+        var viewportWidth: Double
+        var viewportHeight: Double
+        var currentSrc: String
+        /// The chosen file's size in pixels.
+        var naturalWidth: Double
+        var naturalHeight: Double
+        var boxWidth: Double
+        var boxHeight: Double
+
+        /// Image pixels per CSS pixel of the picture covering its box (`object-fit: cover`).
+        var imagePixelsPerCSSPixel: Double {
+            1 / max(boxWidth / naturalWidth, boxHeight / naturalHeight)
+        }
+    }
+
+    @Test(
+        .enabled(
+            if: Chromium.executable != nil,
+            "needs headless Chromium: no chromium or chromium-browser on PATH; run apt-get install -y chromium"
+        ),
+        arguments: [
+            (["--size", "844x844"], 844, true),
+            (["--profile", "1170x2532:rgb", "--no-caption"], 1_170, true),
+            ([], 340, false),
+        ]
+    )
+    func onAPhoneTheWidgetShowsAtLeastOneImagePixelPerCSSPixelWhenTheCacheHasThatSize(
+        options: [String],
+        chosenWidth: Int,
+        isSharp: Bool
+    ) async throws {
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        let refresh = try await KFeedProcess.run(
+            [
+                "refresh", "--replay", Fixture.replay("sample").path, "--cache", cache.url.path,
+                "--now", "2026-11-22T09:00:00Z", "--entries", "2",
+            ] + options
+        )
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let server = try await Self.serve(cache, now: "2026-11-22T09:30:00Z")
+        let page = String(decoding: (try await Self.get("\(server.base)/widget")).body, as: UTF8.self)
+        if options.contains("--profile") {
+            #expect(page.contains(" 340w, renders/") && page.contains(" 1170w\""), "\(page)")
+        }
+        // The served page, its links resolved against the server, framed at a phone's size (390×844 CSS pixels; a
+        // headless window is at least 500 wide) at 3 device pixels per CSS pixel, and read by the harness around it.
+        // (Its Content-Security-Policy, which would refuse the server's images in a file:// copy, and its reload
+        // are taken out of this copy only.)
+        var copy = page.replacing(/<meta http-equiv="(Content-Security-Policy|refresh)"[^>]*>/, with: "")
+        copy = copy.replacingOccurrences(of: "<head>", with: "<head><base href=\"\(server.base)/\">")
+        try Data(copy.utf8).write(to: cache.url.appendingPathComponent("phone.html"))
+        let harness = cache.url.appendingPathComponent("harness.html")
+        let html = """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
+            <iframe id="phone" src="phone.html" style="width:390px;height:844px;border:0;display:block"></iframe>
+            <pre id="report">pending</pre>
+            <script>
+            window.addEventListener('load', () => {
+              const phone = document.getElementById('phone').contentWindow;
+              const picture = phone.document.querySelector('img.picture'), box = picture.getBoundingClientRect();
+              // naturalWidth of a srcset picture is in CSS pixels (divided by its density): load the chosen file
+              // alone for its pixels.
+              const probe = new Image();
+              probe.onload = () => {
+                document.getElementById('report').textContent = JSON.stringify({
+                  devicePixelRatio: phone.devicePixelRatio, viewportWidth: phone.innerWidth,
+                  viewportHeight: phone.innerHeight, currentSrc: picture.currentSrc,
+                  naturalWidth: probe.naturalWidth, naturalHeight: probe.naturalHeight,
+                  boxWidth: box.width, boxHeight: box.height });
+              };
+              probe.src = picture.currentSrc;
+            });
+            </script>
+            </body></html>
+            """
+        try Data(html.utf8).write(to: harness)
+        let dom = try await Chromium.run(
+            [
+                "--allow-file-access-from-files", "--window-size=600,900", "--virtual-time-budget=5000", "--dump-dom",
+                harness.absoluteString,
+            ],
+            deviceScale: 3
+        )
+        let json = try #require(dom.firstMatch(of: /<pre id="report">([^<]*)<\/pre>/)?.output.1, "\(dom)")
+        let report = try JSONDecoder().decode(
+            PhonePicture.self,
+            from: Data(String(json).replacingOccurrences(of: "&quot;", with: "\"").utf8)
+        )
+        #expect(report.devicePixelRatio == 3 && report.viewportWidth == 390 && report.viewportHeight == 844)
+        #expect(report.boxWidth == 390 && report.boxHeight == 844)
+        #expect(Int(report.naturalWidth) == chosenWidth, "\(report)")
+        #expect((report.imagePixelsPerCSSPixel >= 1) == isSharp, "\(report)")
         #expect((await server.stop()).status == 0)
     }
 
@@ -887,7 +1104,14 @@ struct ServeCommandTests {
         }
         #expect(logged, "\(failing.stderr)")
         #expect((try await Self.get("\(failing.base)/timeline.json")).status == 200)
-        #expect((try await Self.get("\(failing.base)/healthz")).status == 200)
+        // The timeline (09:30Z to 15:30Z) ran out: its last picture is served, and /healthz says why.
+        let health = try await Self.get("\(failing.base)/healthz")
+        #expect(health.status == 503)
+        let healthJSON = try Self.json(health.body)
+        #expect(healthJSON["status"] as? String == "stale")
+        #expect((healthJSON["reason"] as? String)?.contains("the last refresh failed") == true, "\(healthJSON)")
+        let stale = try Self.json((try await Self.get("\(failing.base)/current.json")).body)
+        #expect(stale["stale"] as? Bool == true && stale["date"] as? String == "2026-11-22T14:30:00Z")
         #expect((await failing.stop()).status == 0)
     }
 

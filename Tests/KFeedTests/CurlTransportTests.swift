@@ -222,6 +222,59 @@ struct CurlTransportTests {
         }
     }
 
+    /// A gzip member whose deflate stream decodes to `runs` × 258 zero bytes (fixed Huffman codes: a literal 0, then
+    /// matches of length 258 at distance 1, 13 bits each), without a valid trailer: a transfer must stop long before.
+    private static func gzipBomb(runs: Int) -> Data {
+        var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255]
+        var accumulator: UInt32 = 0
+        var count = 0
+        func put(_ value: UInt32, _ bits: Int) {  // LSB first
+            accumulator |= value << count
+            count += bits
+            while count >= 8 {
+                bytes.append(UInt8(truncatingIfNeeded: accumulator))
+                accumulator >>= 8
+                count -= 8
+            }
+        }
+        func code(_ value: UInt32, _ bits: Int) {  // Huffman codes go most significant bit first
+            var reversed: UInt32 = 0
+            for bit in 0..<bits where value & (1 << bit) != 0 { reversed |= 1 << (bits - 1 - bit) }
+            put(reversed, bits)
+        }
+        put(1, 1)  // BFINAL
+        put(1, 2)  // fixed Huffman
+        code(0x30, 8)  // literal 0
+        for _ in 0..<runs {
+            code(0b1100_0101, 8)  // length 258 (code 285)
+            code(0, 5)  // distance 1
+        }
+        code(0, 7)  // end of block
+        put(0, 7)
+        return Data(bytes + [UInt8](repeating: 0, count: 8))
+    }
+
+    @Test func stopsACompressionBombByItsRatioLongBeforeTheByteCap() async throws {
+        let transport = try CurlTransport()
+        let bomb = Self.gzipBomb(runs: 400_000)  // 103 MB decoded from 650 KB
+        #expect(bomb.count < 700_000)
+        let response = LoopbackServer.Response(
+            headers: [HTTPHeader("Content-Encoding", "gzip")],
+            body: bomb,
+            delivery: .chunked(chunkSize: 16_384)
+        )
+        try await LoopbackServer.with(responding: response) { baseURL in
+            let url = try Self.url(baseURL, "/bomb.jpg")
+            let error = await #expect(throws: KFeedError.self) {
+                try await transport.send(HTTPRequest(url: url, maxBodyBytes: ImageFetcher.maxImageBytes))
+            }
+            #expect(
+                error?.message.contains("exceeded 100 times its compressed size") == true,
+                "\(String(describing: error))"
+            )
+        }
+    }
+
     @Test func reportsATruncatedBody() async throws {
         let transport = try CurlTransport()
         let short = LoopbackServer.Response(

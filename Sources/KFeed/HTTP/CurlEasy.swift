@@ -11,6 +11,11 @@ import Foundation
 final class CurlEasy: @unchecked Sendable {
     /// The most response-header bytes accepted (all lines of the final response together).
     static let maxHeaderBytes = 256 << 10
+    /// The most a content-encoded body may grow when decoded: decoded bytes per byte received. JSON compresses
+    /// about 10-fold and JPEG not at all; a gzip bomb about 1,000-fold.
+    static let maxDecodedRatio = 100
+    /// Decoded bytes held before ``maxDecodedRatio`` is checked: small bodies are never refused for their ratio.
+    static let ratioCheckBytes = 256 << 10
 
     /// The `CURL *` this object owns.
     let handle: UnsafeMutableRawPointer
@@ -23,6 +28,7 @@ final class CurlEasy: @unchecked Sendable {
     private var headers: [HTTPHeader] = []
     private var headerBytes = 0
     private var bodyExceededCap = false
+    private var bodyExceededRatio = false
     private var headersExceededCap = false
     private let lock = NSLock()
     private var cancelled = false
@@ -89,6 +95,17 @@ final class CurlEasy: @unchecked Sendable {
         guard count <= request.maxBodyBytes - body.count else {
             bodyExceededCap = true
             return 0
+        }
+        // A compression bomb is stopped by its ratio long before the byte cap: with dozens of transfers in flight,
+        // each holding up to the cap, the cap alone would let a hostile server fill memory (`bench/gzip-bomb.sh`).
+        if body.count + count > Self.ratioCheckBytes {
+            var received: curl_off_t = 0
+            if kfeed_curl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received) == CURLE_OK,
+                body.count + count > Self.maxDecodedRatio * max(Int(received), 1)
+            {
+                bodyExceededRatio = true
+                return 0
+            }
         }
         data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append($0, count: count) }
         return count
@@ -245,6 +262,14 @@ final class CurlEasy: @unchecked Sendable {
             return KFeedError(
                 .transport,
                 "the response body from \(host) exceeded \(request.maxBodyBytes) bytes; check the URL or raise the byte limit",
+                underlying: underlying
+            )
+        }
+        if bodyExceededRatio {
+            return KFeedError(
+                .transport,
+                "the response body from \(host) exceeded \(Self.maxDecodedRatio) times its compressed size when "
+                    + "decoded (a compression bomb); check the URL",
                 underlying: underlying
             )
         }

@@ -1,14 +1,11 @@
 import Foundation
 
 extension Refresher {
-    /// One render to make: a profile, the file and what goes in it.
+    /// One render to make: the file and what goes in it, and the source renditions to try (empty for a
+    /// placeholder entry).
     private struct RenderJob: Sendable {
-        var profile: DisplayProfile
-        var path: String
-        var caption: DisplayCaption?
-        /// The source renditions to try; empty for a placeholder entry.
+        var render: EntryRender
         var candidates: [URL]
-        var placeholderReason: String
     }
 
     /// Makes the display render of every entry for every profile of the plan (`DESIGN.md` §6) and names them in
@@ -25,19 +22,20 @@ extension Refresher {
         var manifest = manifest
         var jobs: [RenderJob] = []
         for (index, entry) in manifest.entries.enumerated() {
-            let caption = plan.captions ? self.caption(of: entry) : nil
+            let avatar = plan.captions ? entry.author.avatar.flatMap { self.store.data(at: $0) } : nil
             for profile in plan.profiles {
-                let variant = "\(profile.pathComponent)-\(Self.digest(caption, placeholder: entry.placeholderReason))"
                 guard
-                    let path = CacheStore.renderPath(
-                        mediaKey: entry.media.key,
-                        profile: variant,
-                        fileExtension: profile.fileExtension
+                    let render = EntryRender(
+                        entry,
+                        profile: profile,
+                        captions: plan.captions,
+                        timeZone: plan.timeZone,
+                        avatar: avatar
                     )
                 else { continue }
                 manifest.entries[index].renders = (manifest.entries[index].renders ?? [:])
-                manifest.entries[index].renders?[profile.name] = path
-                if store.hasRender(path) { continue }
+                manifest.entries[index].renders?[profile.name] = render.path
+                if store.hasRender(render.path) { continue }
                 let candidates =
                     entry.placeholder
                     ? []
@@ -49,15 +47,7 @@ extension Refresher {
                             target: profile.sourceSize
                         )
                     } ?? []
-                jobs.append(
-                    RenderJob(
-                        profile: profile,
-                        path: path,
-                        caption: caption,
-                        candidates: candidates,
-                        placeholderReason: entry.placeholderReason ?? "no picture"
-                    )
-                )
+                jobs.append(RenderJob(render: render, candidates: candidates))
             }
         }
         guard !jobs.isEmpty else { return (manifest, 0) }
@@ -80,7 +70,11 @@ extension Refresher {
                             let rendered = await renderSlots.holding(1) {
                                 await Self.rendering(job, source: source, budget: budget)
                             }
-                            do { try store.store(try rendered.get(), at: job.path) } catch { return .failure(error) }
+                            do {
+                                try store.store(try rendered.get(), at: job.render.path)
+                            } catch {
+                                return .failure(error)
+                            }
                         }
                         return .success(sourceJobs.count)
                     }
@@ -93,60 +87,18 @@ extension Refresher {
         return (manifest, written)
     }
 
-    /// ``render(_:source:budget:)`` as a result.
+    /// The job's render (``EntryRender/data(from:hadSource:budget:)``) as a result.
     private static func rendering(
         _ job: RenderJob,
         source: ImageFetcher.Fetched,
         budget: ImageDecodeBudget
     ) async -> Result<Data, KFeedError> {
         do throws(KFeedError) {
-            return .success(try await render(job, source: source, budget: budget))
+            return .success(
+                try await job.render.data(from: source, hadSource: !job.candidates.isEmpty, budget: budget)
+            )
         } catch {
             return .failure(error)
         }
-    }
-
-    /// The render of one job: the picture, or the placeholder card when there is none or it does not decode.
-    private static func render(
-        _ job: RenderJob,
-        source: ImageFetcher.Fetched,
-        budget: ImageDecodeBudget
-    ) async throws(KFeedError) -> Data {
-        let renderer = DisplayRenderer(profile: job.profile)
-        var reason = job.placeholderReason
-        switch source {
-        case .failure(let why):
-            if !job.candidates.isEmpty { reason = why }
-        case .success(let jpeg):
-            do {
-                return try await renderer.render(photo: jpeg, caption: job.caption, budget: budget).data
-            } catch {
-                guard error.code == .apiResponse else { throw error }
-                reason = (error.underlying as? ImageFailure)?.reason ?? "cannot decode the picture"
-            }
-        }
-        return try renderer.renderPlaceholder(reason: reason, caption: job.caption).data
-    }
-
-    /// The caption band of `entry`: the author, the hour it begins in the plan's zone, and the cached avatar.
-    private func caption(of entry: Manifest.Entry) -> DisplayCaption {
-        DisplayCaption(
-            name: entry.author.name,
-            username: entry.author.username,
-            hour: ScheduleText(timeZone: plan.timeZone).clockTime(entry.date),
-            avatarJPEG: entry.author.avatar.flatMap { store.data(at: $0) }
-        )
-    }
-
-    /// Eight hex digits of FNV-1a over what a render shows besides the picture, so a render is reused only when
-    /// its caption (or its placeholder reason) is the same.
-    private static func digest(_ caption: DisplayCaption?, placeholder: String?) -> String {
-        var text = "\(placeholder ?? "")\u{0}"
-        if let caption {
-            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
-        }
-        var hash: UInt32 = 2_166_136_261
-        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return String(format: "%08x", hash)
     }
 }

@@ -1,0 +1,96 @@
+package import Foundation
+
+/// One entry's display render for one profile, named and made the same way by a refresh (for every entry,
+/// `DESIGN.md` §6) and by `kfeed serve` (on demand, for a profile the refresh did not make).
+package struct EntryRender: Sendable {
+    /// The panel rendered for.
+    package var profile: DisplayProfile
+    /// The caption band, or nil for the bare picture (`--no-caption`).
+    package var caption: DisplayCaption?
+    /// What a placeholder card says when there is no picture.
+    package var placeholderReason: String
+    /// The render's path relative to the cache directory: `renders/<media key>-<profile>-<digest>.<ext>`.
+    package var path: String
+
+    /// The render of `entry` for `profile`; nil when the entry's media key cannot name a file.
+    /// - Parameters:
+    ///   - entry: the timeline entry.
+    ///   - profile: the panel.
+    ///   - captions: whether the render carries the caption band.
+    ///   - timeZone: the zone the caption's hour is shown in.
+    ///   - avatar: the entry's cached avatar (`DIR/avatars/….jpg`), drawn in the caption.
+    package init?(
+        _ entry: Manifest.Entry,
+        profile: DisplayProfile,
+        captions: Bool,
+        timeZone: TimeZone,
+        avatar: Data?
+    ) {
+        let caption =
+            captions
+            ? DisplayCaption(
+                name: entry.author.name,
+                username: entry.author.username,
+                hour: ScheduleText(timeZone: timeZone).clockTime(entry.date),
+                avatarJPEG: avatar
+            ) : nil
+        let variant = "\(profile.pathComponent)-\(Self.digest(caption, placeholder: entry.placeholderReason))"
+        guard
+            let path = CacheStore.renderPath(
+                mediaKey: entry.media.key,
+                profile: variant,
+                fileExtension: profile.fileExtension
+            )
+        else { return nil }
+        self.profile = profile
+        self.caption = caption
+        self.placeholderReason = entry.placeholderReason ?? "no picture"
+        self.path = path
+    }
+
+    /// Whether `path` (an entry's `renders[P]`) is this entry's render for `profile` without a caption band: a
+    /// picture a page may show under a caption of its own.
+    package static func isUncaptioned(_ path: String, of entry: Manifest.Entry, profile: DisplayProfile) -> Bool {
+        EntryRender(entry, profile: profile, captions: false, timeZone: .gmt, avatar: nil)?.path == path
+    }
+
+    /// The file's bytes: the picture, or the placeholder card when there is none or it does not decode.
+    /// - Parameters:
+    ///   - source: the downloaded source picture, or why there is none.
+    ///   - hadSource: whether a source was looked for (a placeholder entry has none, and keeps its own reason).
+    ///   - budget: the decode memory the render reserves.
+    /// - Returns: The file's bytes (PNG, BMP or JPEG).
+    /// - Throws: `KFeedError` `.configuration` when a render library or every font is missing.
+    package func data(
+        from source: ImageFetcher.Fetched,
+        hadSource: Bool,
+        budget: ImageDecodeBudget
+    ) async throws(KFeedError) -> Data {
+        let renderer = DisplayRenderer(profile: profile)
+        var reason = placeholderReason
+        switch source {
+        case .failure(let why):
+            if hadSource { reason = why }
+        case .success(let jpeg):
+            do {
+                return try await renderer.render(photo: jpeg, caption: caption, budget: budget).data
+            } catch {
+                guard error.code == .apiResponse else { throw error }
+                reason = (error.underlying as? ImageFailure)?.reason ?? "cannot decode the picture"
+            }
+        }
+        return try renderer.renderPlaceholder(reason: reason, caption: caption).data
+    }
+
+    /// Eight hex digits of FNV-1a over what a render shows besides the picture, so a render is reused only when
+    /// its caption (or its placeholder reason) is the same.
+    static func digest(_ caption: DisplayCaption?, placeholder: String?) -> String {
+        var text = "\(placeholder ?? "")\u{0}"
+        if let caption {
+            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
+        }
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(format: "%08x", hash)
+    }
+}
