@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import Logging
 import NIOCore
 
 /// The display renders `kfeed serve` makes itself, for a profile a client asks for (`/api/display`,
@@ -187,7 +188,9 @@ final class RenderShelf: @unchecked Sendable {
     private func imageFetcher() -> ImageFetcher? {
         lock.withLock {
             if let fetcher { return fetcher }
-            let made = (try? settings.renderSources?()).map { ImageFetcher(transport: $0, log: settings.log) }
+            var logger = Logger(label: "kfeed-serve")
+            logger.logLevel = settings.isVerbose ? .debug : .info
+            let made = (try? settings.renderSources?()).map { ImageFetcher(transport: $0, logger: logger) }
             fetcher = .some(made)
             return made
         }
