@@ -22,7 +22,28 @@ extension Refresher {
         return shown.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
-    /// What ``distinctPictures(of:notLike:builder:)`` keeps and drops.
+    /// The identity of each entry's picture (its thumbnail in the cache) by media key, when the no-repeat rule is on;
+    /// decoded on a thread of its own, off Swift's cooperative pool.
+    func identities(of filled: Manifest) async -> [String: PictureIdentity] {
+        guard plan.noRepeatWindow > 0 else { return [:] }
+        let store = self.store
+        let pictures = filled.entries.filter { !$0.placeholder }.compactMap { entry in
+            entry.image.map { (entry.media.key, $0) }
+        }
+        let result = await ImageDecodeBudget().detached(reserving: 0) {
+            () -> Result<[String: PictureIdentity], Never> in
+            var identities: [String: PictureIdentity] = [:]
+            for (key, image) in pictures {
+                identities[key] = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
+            }
+            return .success(identities)
+        }
+        switch result {
+        case .success(let identities): return identities
+        }
+    }
+
+    /// What ``distinctPictures(of:identities:notLike:builder:)`` keeps and drops.
     struct DistinctPictures {
         /// The unshown entries to show, in the search's order, at most the builder's entry count.
         var kept: [Manifest.Entry]
@@ -33,18 +54,22 @@ extension Refresher {
         var identities: [String: PictureIdentity]
     }
 
-    /// The first `builder.entryCount` unshown entries of `filled` whose picture is not the same photo
-    /// (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another media key);
-    /// and the entries that may fill the rest as repeats.
-    func distinctPictures(of filled: Manifest, notLike history: History, builder: TimelineBuilder) -> DistinctPictures {
+    /// The first `builder.entryCount` unshown entries of `filled` whose picture (`pictures`, by media key) is not
+    /// the same photo (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another
+    /// media key); and the entries that may fill the rest as repeats. An entry without an identity (a placeholder,
+    /// or the rule off) is kept as it is.
+    func distinctPictures(
+        of filled: Manifest,
+        identities pictures: [String: PictureIdentity],
+        notLike history: History,
+        builder: TimelineBuilder
+    ) -> DistinctPictures {
         let shown = history.pictures
         let lastShown = history.lastShown
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
         var taken: [PictureIdentity] = []
         for entry in filled.entries {
-            guard plan.noRepeatWindow > 0, !entry.placeholder, let image = entry.image,
-                let identity = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
-            else {
+            guard let identity = entry.placeholder ? nil : pictures[entry.media.key] else {
                 if !entry.isRepeat && result.kept.count < builder.entryCount { result.kept.append(entry) }
                 continue
             }

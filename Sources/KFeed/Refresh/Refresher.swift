@@ -198,7 +198,13 @@ public struct Refresher: Sendable {
             (fetched, summary) = try await withDeadline(started) {
                 try await fillImages(of: planned, with: connection.images)
             }
-            let distinct = distinctPictures(of: fetched, notLike: run.history, builder: run.builder)
+            let pictures = await identities(of: fetched)
+            let distinct = distinctPictures(
+                of: fetched,
+                identities: pictures,
+                notLike: run.history,
+                builder: run.builder
+            )
             let full = fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: now)
             // The one check before the commit: never an empty timeline over what is on screen (no picture could be
             // had, and only placeholders would repeat).
