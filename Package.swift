@@ -5,7 +5,7 @@ let package = Package(
     name: "kfeed",
     // Linux only (Debian 12 is what is built and tested): the C shims and the cache's file handling use Glibc.
     products: [
-        .library(name: "KFeed", targets: ["KFeed"]),
+        .library(name: "KFeed", targets: ["KFeed", "KFeedBase", "KFeedImages"]),
         .executable(name: "kfeed", targets: ["kfeed"]),
     ],
     dependencies: [
@@ -53,10 +53,18 @@ let package = Package(
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
+        // The error every layer reports, with the contract's exit codes.
+        .target(name: "KFeedBase"),
+        // The image pipeline: decode, downscale, hash, dither, render, encode. Knows nothing of X, posts or
+        // timelines (docs/architecture.md); the compiler keeps it so.
+        .target(
+            name: "KFeedImages",
+            dependencies: ["KFeedBase", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText"]
+        ),
         .target(
             name: "KFeed",
             dependencies: [
-                "CKFeedCurl", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText",
+                "KFeedBase", "KFeedImages", "CKFeedCurl",
                 // The library logs through swift-log (already built for the server); the executable decides where.
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -64,7 +72,7 @@ let package = Package(
         .target(
             name: "KFeedServe",
             dependencies: [
-                "KFeed",
+                "KFeed", "KFeedBase", "KFeedImages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -80,29 +88,39 @@ let package = Package(
         .target(
             name: "KFeedCLI",
             dependencies: [
-                "KFeed", "KFeedServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "kfeed",
-            dependencies: ["KFeedCLI", "KFeed", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "KFeedCLI", "KFeed", "KFeedImages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
-        .target(name: "KFeedTestSupport", dependencies: ["KFeed", "CKFeedPNG"]),
-        .executableTarget(name: "kfeed-bench", dependencies: ["KFeed", "KFeedTestSupport"]),
+        .target(name: "KFeedTestSupport", dependencies: ["KFeed", "KFeedBase", "KFeedImages", "CKFeedPNG"]),
+        .executableTarget(
+            name: "kfeed-bench",
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport"]
+        ),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
-        .target(name: "KFeedFuzz", dependencies: ["KFeed"]),
+        .target(name: "KFeedFuzz", dependencies: ["KFeed", "KFeedBase", "KFeedImages"]),
         .systemLibrary(name: "CKFeedFuzzer"),
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
         .testTarget(
             name: "KFeedTests",
             dependencies: [
-                "KFeed", "KFeedTestSupport", "KFeedFuzz", .product(name: "Clocks", package: "swift-clocks"),
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport", "KFeedFuzz",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "KFeedCLITests", dependencies: ["KFeedCLI", "KFeed", "KFeedTestSupport"]),
+        .testTarget(
+            name: "KFeedCLITests",
+            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport"]
+        ),
     ]
 )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KFeed
+import KFeedBase
 
 /// `kfeed current`: the entry whose hour covers now, as JSON with absolute paths (WidgetKit's snapshot).
 struct CurrentCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedBase
 import Logging
 
 /// The library's pieces assembled from the settings: the cache and the refresher, whose client (replayed or live)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import KFeed
+import KFeedBase
+import KFeedImages
 
 /// The options every command shares (`DESIGN.md` §1). Flags win over the environment, which wins over `.env`.
 struct GlobalOptions: ParsableArguments {

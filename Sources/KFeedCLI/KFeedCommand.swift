@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import KFeed
+import KFeedBase
 import Logging
 
 /// `kfeed`: an hourly picture timeline from X's recent search, for widgets and displays.

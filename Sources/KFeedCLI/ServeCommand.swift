@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import KFeed
+import KFeedBase
+import KFeedImages
 import KFeedServe
 
 /// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KFeed
+import KFeedBase
 
 /// `kfeed timeline`: prints the hourly schedule from the cache, refreshing first when there is none yet.
 struct TimelineCommand: AsyncParsableCommand {

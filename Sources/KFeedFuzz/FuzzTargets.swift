@@ -1,5 +1,7 @@
 public import Foundation
 import KFeed
+import KFeedBase
+import KFeedImages
 
 /// One entry point per parser of untrusted bytes, for libFuzzer (`kfeed-fuzz`, built by `scripts/fuzz.sh`) and for
 /// the replay of the committed seeds and regressions in `swift test` (`FuzzTargetsTests`).

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import KFeed
+import KFeedBase
 import Logging
 import NIOCore
 import ServiceLifecycle

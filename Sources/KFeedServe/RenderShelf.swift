@@ -1,5 +1,7 @@
 import Foundation
 import KFeed
+import KFeedBase
+import KFeedImages
 import Logging
 import NIOCore
 

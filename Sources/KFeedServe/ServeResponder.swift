@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KFeed
+import KFeedImages
 
 /// Answers every request of `kfeed serve` (`DESIGN.md` §5) from the generations ``ServedCache`` holds.
 struct ServeResponder: HTTPResponder {

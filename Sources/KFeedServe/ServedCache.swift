@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedBase
 
 /// The server's only reader of the cache directory: it loads each newly committed manifest (`timeline.json`) and
 /// every file that manifest names into memory (a ``Generation``), and keeps the current and the previous one. The

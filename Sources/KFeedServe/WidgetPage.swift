@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 
 /// `/widget`: the current entry as one full-screen picture, like the seed iOS widget: the image filling the
 /// viewport (cover), the author's round avatar, name and `@username` and the entry's hour over it.

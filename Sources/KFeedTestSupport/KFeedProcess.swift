@@ -1,5 +1,6 @@
 public import Foundation
 import KFeed
+import KFeedBase
 
 /// Runs the built `kfeed` binary, as a user would, and captures what it printed.
 public struct KFeedProcess: Sendable {

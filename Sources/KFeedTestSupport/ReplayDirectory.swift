@@ -1,5 +1,6 @@
 public import Foundation
 import KFeed
+import KFeedImages
 
 /// Writes replay directories for tests: one search answer and one small JPEG for every image URL it names.
 public enum ReplayDirectory {

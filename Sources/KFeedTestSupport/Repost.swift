@@ -1,5 +1,6 @@
 package import Foundation
-package import KFeed
+import KFeed
+package import KFeedImages
 
 /// Reposts of a photo as people make them, all from its 2048-px rendition (X's `large`).
 package enum Repost {

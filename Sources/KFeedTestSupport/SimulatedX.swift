@@ -1,5 +1,6 @@
 public import Foundation
 public import KFeed
+import KFeedImages
 
 /// X over time, for tests and the economy benchmark: a recent-search endpoint whose posts keep arriving at a
 /// steady rate, honouring `max_results`, `since_id`, `until_id`, `next_token` and the 7-day window, and the images

@@ -1,5 +1,7 @@
 public import Foundation
 public import KFeed
+public import KFeedBase
+import KFeedImages
 
 /// An `HTTPTransport` that answers from a closure, a script or a recorded scenario, and records every request
 /// (for library tests; integration tests use `CurlTransport` with `LoopbackServer`).

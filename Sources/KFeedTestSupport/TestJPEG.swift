@@ -1,5 +1,6 @@
 package import Foundation
-package import KFeed
+import KFeed
+package import KFeedImages
 
 /// Synthetic JPEGs for tests and benchmarks, encoded with TurboJPEG through ``JPEGEncoder``.
 package enum TestJPEG {

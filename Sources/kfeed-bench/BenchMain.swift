@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 
 /// `kfeed-bench transport|images|serve|reposts|render|economy …`: the measurements `make bench` runs
 /// (see bench/README.md).

@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 import KFeedTestSupport
 
 /// `kfeed-bench economy [HOURS]`: what refreshes cost X's bill. `kfeed refresh` runs from a simulated cron every

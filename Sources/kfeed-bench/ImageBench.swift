@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 
 /// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] [--budget-mib N] files…` downscales every
 /// file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes

@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 
 /// `kfeed-bench render --profile P --out DIR [--workers N] [--no-caption] [--name N --username U --hour H
 /// --avatar FILE] [--placeholder REASON] files…` renders every file for display profile P in one process, N

@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedImages
 import KFeedTestSupport
 
 /// `kfeed-bench reposts [--sample DIR] [--siblings N] PHOTO…`: repost detection on both of its sides, as a refresh

@@ -1,5 +1,7 @@
 import Foundation
 import KFeed
+import KFeedBase
+import KFeedImages
 import KFeedTestSupport
 
 /// `kfeed-bench serve [--photos DIR] [--rendition NAME] [--search distinct|sample] [--latency-ms N]`: a loopback

@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedBase
 import KFeedTestSupport
 
 /// `kfeed-bench transport [--count N] [--bytes N] [--latency-ms N] [--target-ms N]`: fetches `count` bodies of

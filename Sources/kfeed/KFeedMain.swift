@@ -1,5 +1,6 @@
 import KFeed
 import KFeedCLI
+import KFeedImages
 
 @main
 enum KFeedMain {

@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+import KFeedImages
 import KFeedTestSupport
 import Testing
 

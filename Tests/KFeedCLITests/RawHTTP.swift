@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+import KFeedImages
 
 #if canImport(Glibc)
     import Glibc

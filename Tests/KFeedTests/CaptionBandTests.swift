@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct CaptionBandTests {
     static let photo = Result { try Fixture.data("images/stage-2.jpg") }

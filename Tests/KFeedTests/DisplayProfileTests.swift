@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct DisplayProfileTests {
     static let presets: [(String, Int, Int, DisplayProfile.Kind, String)] = [

@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct DisplayRendererTests {
     /// Photo-like sources: synthetic JPEGs made here, and the sample photos under `Fixtures/images/`.

@@ -1,6 +1,8 @@
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct DithererTests {
     static func solid(_ value: UInt8, width: Int, height: Int) -> [UInt8] {

@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct EXIFOrientationTests {
     func orientation(of jpeg: Data) throws -> EXIFOrientation {

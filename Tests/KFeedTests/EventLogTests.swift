@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// `DIR/kfeed.log`: one line per event, no control characters, rotated once it passes its limit.
 struct EventLogTests {

@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// The caption font stack (fontconfig + HarfBuzz + FreeType). Needs the fonts `docs/renders.md` lists:
 /// fonts-dejavu-core, fonts-wqy-microhei (Hangul, kana) and fonts-noto-color-emoji.

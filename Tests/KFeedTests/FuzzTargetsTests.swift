@@ -1,5 +1,7 @@
 import Foundation
+import KFeedBase
 import KFeedFuzz
+import KFeedImages
 import Testing
 
 /// Replays every committed fuzz seed (`Fuzz/corpus/<target>/`) and regression (`Fixtures/fuzz/<target>/`) through

@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// What was shown, for the no-repeat window: which records a refresh still counts, and the bound.
 struct HistoryTests {

@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// Which image URLs a refresh asks for: the smallest rendition covering the widget, then the plain URL.
 struct ImageRenditionTests {

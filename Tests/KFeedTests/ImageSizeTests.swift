@@ -1,6 +1,8 @@
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct ImageSizeTests {
     @Test(arguments: [

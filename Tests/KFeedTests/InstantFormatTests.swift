@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct InstantFormatTests {
     /// 2026-11-22 09:00:00 UTC.

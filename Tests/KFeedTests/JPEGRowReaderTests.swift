@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct JPEGRowReaderTests {
     /// TurboJPEG's whole-image RGBX decode at `eighths`/8: the reference.

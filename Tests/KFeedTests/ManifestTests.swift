@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct ManifestTests {
     /// 2026-11-22 09:00:00 UTC.

@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// Repost detection on both of its sides, on pictures made as a refresh makes them (a `small` widget thumbnail):
 /// pictures that share only a layout are distinct, another rendition, a re-encode, a crop or a border of one photo

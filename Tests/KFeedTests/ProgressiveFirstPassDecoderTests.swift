@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// The first-pass decoder against TurboJPEG on recorded progressive JPEGs (`Fixtures/images/progressive`, made
 /// by `Fixtures/tools/make-progressive.sh`): standard scripts, spectral selection only, one DC scan per

@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct RateLimitTests {
     private static func response(_ headers: [(String, String)]) -> HTTPResponse {

@@ -1,7 +1,9 @@
 import Foundation
+import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct RecentSearchRequestTests {
     private static let base = XClient.Configuration.defaultBaseURL

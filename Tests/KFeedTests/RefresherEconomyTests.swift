@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// What a refresh reads from X: a later refresh continues from `since_id`, asks for fewer posts when earlier pages
 /// left usable candidates, and on a quiet topic fills the timeline from those candidates and from older posts never

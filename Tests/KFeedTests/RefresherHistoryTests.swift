@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// The refresher with a history: yesterday's posts and pictures stay away today, a repost under another media key
 /// is caught after download and its slot goes to the next candidate, and different photos are never confused.

@@ -1,9 +1,11 @@
 import Clocks
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 #if canImport(Glibc)
     import Glibc

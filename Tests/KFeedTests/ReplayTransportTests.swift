@@ -1,8 +1,10 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct ReplayTransportTests {
     private static func replay(_ scenario: String) throws -> ReplayTransport {

@@ -1,7 +1,9 @@
+import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 struct ResamplerTests {
     @Test(arguments: [(100.0, 10), (10.0, 100), (37.5, 16), (300.0, 340)])

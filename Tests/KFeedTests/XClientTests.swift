@@ -1,9 +1,11 @@
 import Foundation
+import KFeedBase
 import KFeedTestSupport
 import Logging
 import Testing
 
 @testable import KFeed
+@testable import KFeedImages
 
 /// Records the waits the client asks for instead of waiting.
 private actor SleepRecorder {

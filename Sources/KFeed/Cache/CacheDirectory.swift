@@ -1,4 +1,5 @@
 import Foundation
+import KFeedBase
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+import KFeedImages
 
 extension CacheStore {
     /// Which image, avatar or placeholder each entry of a planned manifest gets, and what must be downloaded for it.

@@ -1,4 +1,5 @@
 package import Foundation
+import KFeedBase
 
 /// A `.env` file: `KEY=value` lines, `export` prefixes, `#` comments, single or double quotes, CRLF.
 package struct DotEnv: Sendable {

@@ -1,4 +1,5 @@
 package import Foundation
+import KFeedBase
 
 /// Finds the bearer token: `--token-file`, else `X_BEARER_TOKEN`, else `TWITTER_BEARER_TOKEN`
 /// (the process environment first, then `.env`). Never a flag value.

@@ -1,5 +1,6 @@
 import CKFeedCurl
 import Foundation
+import KFeedBase
 
 /// Owns one libcurl easy handle for one transfer: configures it from an `HTTPRequest`, collects the final
 /// response's headers and body from libcurl's callbacks, and turns libcurl failures into `KFeedError`.

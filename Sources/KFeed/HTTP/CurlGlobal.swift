@@ -1,4 +1,5 @@
 import CKFeedCurl
+import KFeedBase
 
 #if canImport(Glibc)
     import Glibc

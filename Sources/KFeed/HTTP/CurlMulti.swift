@@ -1,5 +1,6 @@
 import CKFeedCurl
 import Foundation
+import KFeedBase
 
 /// Owns one libcurl multi handle and the thread that drives it: many transfers in flight at once, sharing one
 /// connection cache for the multi handle's life, each bridged to `async` with a continuation.

@@ -1,3 +1,5 @@
+import KFeedBase
+
 /// The production `HTTPTransport`: libcurl's multi interface, driven by one dedicated thread.
 ///
 /// Many requests can be in flight at once without occupying the cooperative thread pool; each `send` suspends

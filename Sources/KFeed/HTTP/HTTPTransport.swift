@@ -1,3 +1,5 @@
+import KFeedBase
+
 /// Sends HTTP requests: `CurlTransport` in production, `ReplayTransport` offline, the loopback server in tests.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns its whole response, whatever its status.

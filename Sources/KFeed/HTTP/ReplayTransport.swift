@@ -1,4 +1,5 @@
 public import Foundation
+import KFeedBase
 
 /// Answers requests from a recorded directory instead of the network; its format is in `Fixtures/README.md`.
 ///

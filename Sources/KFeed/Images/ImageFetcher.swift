@@ -1,4 +1,6 @@
 public import Foundation
+import KFeedBase
+public import KFeedImages
 public import Logging
 
 /// Downloads and downscales images: every download in flight at once through the transport, decodes one per core

@@ -1,4 +1,5 @@
 public import Foundation
+public import KFeedImages
 
 /// Which URLs to try for an image: the smallest `pbs.twimg.com` rendition that still covers the target, then
 /// the plain URL; for avatars, `_400x400`, then `_bigger`, then `_normal`.

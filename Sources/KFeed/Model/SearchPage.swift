@@ -1,4 +1,5 @@
 import Foundation
+import KFeedBase
 
 /// One recent-search response body as X sends it. Every part may be missing; unknown keys are ignored and
 /// an element that does not decode is skipped (counted), never fatal.

@@ -1,4 +1,5 @@
 package import Foundation
+import KFeedBase
 
 /// The pages of one search merged: posts in API order (newest first), includes joined by dictionary.
 public struct SearchResults: Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+import KFeedImages
 
 /// `preview.html`: a timeline as widget-sized cards, one self-contained page that works offline from the cache
 /// directory (relative image paths, no external fonts, scripts or styles), in light and dark mode.

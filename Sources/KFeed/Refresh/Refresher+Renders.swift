@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+import KFeedImages
 
 extension Refresher {
     /// One render to make: the file and what goes in it, and the source renditions to try (empty for a

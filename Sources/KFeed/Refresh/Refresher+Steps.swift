@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+import KFeedImages
 import Logging
 
 /// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,

@@ -1,4 +1,5 @@
 import Foundation
+import KFeedImages
 import Logging
 
 /// Variety across days (`DESIGN.md` §7): the posts that may repeat, the repost check, and the repeat fill that keeps

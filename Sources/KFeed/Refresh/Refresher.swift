@@ -1,4 +1,6 @@
 public import Foundation
+import KFeedBase
+public import KFeedImages
 public import Logging
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and

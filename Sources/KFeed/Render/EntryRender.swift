@@ -1,4 +1,6 @@
 package import Foundation
+package import KFeedBase
+package import KFeedImages
 
 /// One entry's display render for one profile, named and made the same way by a refresh (for every entry,
 /// `DESIGN.md` §6) and by `kfeed serve` (on demand, for a profile the refresh did not make).

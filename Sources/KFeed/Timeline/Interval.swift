@@ -1,4 +1,5 @@
 public import Foundation
+import KFeedBase
 
 /// A time between entries, parsed from `90s`, `15m`, `1h`, `1h30m`, `1d`: 1 minute to 7 days.
 public struct Interval: Sendable, Hashable, CustomStringConvertible {

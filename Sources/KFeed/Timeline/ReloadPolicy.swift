@@ -1,4 +1,5 @@
 public import Foundation
+import KFeedBase
 
 /// When a widget should ask for a new timeline, as WidgetKit's `TimelineReloadPolicy`.
 public enum ReloadPolicy: Sendable, Hashable, CustomStringConvertible {

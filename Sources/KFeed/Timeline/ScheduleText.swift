@@ -1,4 +1,5 @@
 public import Foundation
+import KFeedImages
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 public import Foundation
+public import KFeedImages
 
 /// Chooses posts for the timeline and dates them: newest first, one post per entry, entry *i* at `now + i × interval`.
 public struct TimelineBuilder: Sendable {

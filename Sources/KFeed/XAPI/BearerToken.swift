@@ -1,3 +1,5 @@
+import KFeedBase
+
 /// An app-only bearer token. It never prints: its description is redacted.
 public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The secret, only for the `Authorization` header.

@@ -1,3 +1,5 @@
+import KFeedBase
+
 /// An X context annotation, `DOMAIN.ENTITY` (both decimal ids), used as the `context:` search operator.
 public struct ContextAnnotation: Sendable, Hashable, CustomStringConvertible {
     /// The domain id, for example `55` (music genre).

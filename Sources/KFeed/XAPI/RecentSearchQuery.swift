@@ -1,4 +1,5 @@
 import Foundation
+import KFeedBase
 
 /// A validated recent-search query: built from context annotations, or a raw query checked before any request.
 public struct RecentSearchQuery: Sendable, Hashable, CustomStringConvertible {

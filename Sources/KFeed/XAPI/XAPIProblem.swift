@@ -1,4 +1,5 @@
 package import Foundation
+import KFeedBase
 
 /// A problem object of the X API: the body of an error response (`application/problem+json`, or plain JSON as
 /// the 402 `CreditsDepleted` comes), and each element of a 200's `errors` array. This type is the one place where

@@ -1,4 +1,5 @@
 public import Foundation
+package import KFeedBase
 public import Logging
 
 /// The recent-search client: pages while the caller wants more posts and the page budget allows, turns X's

@@ -1,4 +1,5 @@
 public import Foundation
+public import KFeedBase
 
 /// `state.json`: what the next refresh needs to decide whether it may ask X again, and what went wrong last.
 public struct RefreshState: Codable, Sendable, Hashable {

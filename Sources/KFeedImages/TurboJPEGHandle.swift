@@ -6,7 +6,7 @@ import Foundation
 /// Every return code is checked and turned into ``ImageFailure`` with `tjGetErrorStr2`'s text attached.
 /// TurboJPEG warnings (for example premature end of data) are failures too. After any failure the handle
 /// refuses further calls, so a handle in an unknown state is never reused; it is destroyed with its owner.
-final class TurboJPEGHandle {
+package final class TurboJPEGHandle {
     enum Kind { case decompressor, compressor }
 
     /// What `tjDecompressHeader3` reports.

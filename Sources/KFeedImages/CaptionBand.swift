@@ -1,9 +1,10 @@
 import Foundation
+import KFeedBase
 
 /// Draws the caption band over the bottom of a render: a round avatar, the name over `@username`, and the hour
 /// on the right. On palette panels the band is solid white with black text and a black rule above it, all crisp
 /// (never dithered); on full-colour panels it darkens the picture and the text is white.
-enum CaptionBand {
+package enum CaptionBand {
     /// What the band showed.
     struct Report: Sendable, Equatable {
         /// The name line as drawn: the name, shortened with `…`, or `@username` when no font could draw the name.

@@ -1,5 +1,6 @@
 import CKFeedText
 import Foundation
+import KFeedBase
 
 /// The font stack of captions: fontconfig lists the installed fonts by closeness to `sans-serif` (bold or
 /// regular), each character takes the first font that covers it, HarfBuzz shapes each run of one font and one
@@ -17,7 +18,7 @@ import Foundation
 ///
 /// The libraries are loaded on first use. All state (the FreeType library, open faces, fontconfig's lists) is
 /// behind one lock: FreeType faces are not thread-safe, and captions are small next to the picture.
-final class FontStack: @unchecked Sendable {  // every mutable member is used only while `lock` is held
+package final class FontStack: @unchecked Sendable {  // every mutable member is used only while `lock` is held
     /// The process's font stack, or why there is none (a missing library, no fonts).
     static let shared: Result<FontStack, KFeedError> = Result { () throws(KFeedError) -> FontStack in
         try FontStack()

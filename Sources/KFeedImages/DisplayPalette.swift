@@ -1,5 +1,5 @@
 /// The exact colours of a palette kind, in the order of the file's indices.
-struct DisplayPalette: Sendable, Equatable {
+package struct DisplayPalette: Sendable, Equatable {
     /// sRGB colours; a render's pixel index `i` shows `colours[i]`.
     var colours: [SIMD3<UInt8>]
     /// Whether every colour is a grey evenly spaced from black to white (index `i` = `i × 255 / (count − 1)`).

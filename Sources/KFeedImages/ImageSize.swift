@@ -1,3 +1,5 @@
+import KFeedBase
+
 /// The pixel size of a widget image: a preset (`small`, `medium`, `large`) or `WxH`.
 public struct ImageSize: Sendable, Hashable, CustomStringConvertible {
     /// Width in pixels.

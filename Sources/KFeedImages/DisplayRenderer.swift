@@ -1,5 +1,6 @@
 import CKFeedTurboJPEG
 public import Foundation
+public import KFeedBase
 
 /// Renders a timeline entry for an e-ink panel or photo frame: the picture cover-cropped to the panel, a caption
 /// band like the seed widget's, dithered to the panel's palette and written in its file format.

@@ -32,7 +32,7 @@ package struct JPEGStructure: Sendable, Equatable {
     /// Start-of-scan markers seen.
     var scanCount: Int
     /// Whether an end-of-image marker follows the last scan.
-    var hasEndOfImage: Bool
+    package var hasEndOfImage: Bool
 
     /// Whether libjpeg buffers the whole image's DCT coefficients while decoding (progressive or multi-scan).
     var buffersCoefficients: Bool { process == .progressive || scanCount > 1 }

@@ -1,5 +1,6 @@
 import CKFeedPNG
 import Foundation
+import KFeedBase
 
 /// Writes display renders as PNG through libspng, at the smallest bit depth that holds them exactly.
 enum PNGWriter {

@@ -1,5 +1,5 @@
 /// One line of shaped text, ready to draw: glyphs in visual order, left to right, with pen positions in pixels.
-struct TextLine: Sendable {
+package struct TextLine: Sendable {
     /// A glyph of one face at a pen position relative to the line's left edge and baseline.
     struct Glyph: Sendable {
         /// The index of the face in `FontStack`'s open faces.

@@ -1,5 +1,6 @@
 import CKFeedPNG
 import Foundation
+import KFeedBase
 
 /// The one owner of a libspng context: created in `init`, freed in `deinit`, used by one encode.
 ///

@@ -1,5 +1,5 @@
 /// An RGBX image being composed, with a mask of the pixels that must stay crisp (not error-diffused).
-struct RenderCanvas: Sendable {
+package struct RenderCanvas: Sendable {
     /// An sRGB colour.
     typealias Colour = SIMD3<UInt8>
 

@@ -1,4 +1,5 @@
 import Foundation
+public import KFeedBase
 
 /// What an e-ink panel or photo frame is sent: its exact pixel size, palette and file format (`--profile P`).
 ///

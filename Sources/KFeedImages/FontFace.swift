@@ -1,4 +1,5 @@
 import CKFeedText
+import KFeedBase
 
 /// One font file's face, opened twice: in HarfBuzz (shaping, with its own OpenType functions) and in FreeType
 /// (rasterising). Created and used only by `FontStack`, under its lock; freed in `deinit`.
