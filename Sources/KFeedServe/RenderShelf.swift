@@ -25,7 +25,8 @@ final class RenderShelf: @unchecked Sendable {
     static let maxRenders = 48
     /// The most bytes of renders kept.
     static let maxBytes = 24 << 20
-    /// The most distinct renders waiting or running at once; beyond it a request gets the previous picture.
+    /// The most distinct renders waiting or running at once; beyond it a request gets the previous picture, or
+    /// waits for a place when there is none.
     static let maxPending = 8
     /// The largest panel rendered on demand for a profile `--profile` did not name, in pixels (1920×1080).
     static let maxPixels = 1_920 * 1_080
@@ -70,17 +71,45 @@ final class RenderShelf: @unchecked Sendable {
     /// else the last render made for that profile (the previous picture); nil when there is none.
     func render(_ entry: Manifest.Entry, profile: DisplayProfile, in generation: Generation) async -> Made? {
         let key = Key(generation: generation.identity, entry: entry.date, profile: profile.name)
-        let task: Task<Made?, Never>? = lock.withLock {
-            if made[key] != nil { return nil }
-            if let task = pending[key] { return task }
-            guard pending.count < Self.maxPending else { return nil }
-            let task = Task { await self.make(entry, profile: profile, in: generation, key: key) }
-            pending[key] = task
-            return task
+        let previous = {
+            self.lock.withLock { self.order.last { $0.profile == profile.name }.flatMap { self.made[$0] } }
+        }
+        // A full queue: the previous picture for this profile if there is one, else wait for a place (within the
+        // same limit) rather than refuse.
+        var task = enqueue(entry, profile: profile, in: generation, key: key)
+        if case .full(let waitFor) = task {
+            if let shown = previous() { return shown }
+            _ = await Self.value(of: waitFor, within: Self.waitLimit)
+            task = enqueue(entry, profile: profile, in: generation, key: key)
         }
         if let done = lock.withLock({ made[key] }) { return done }
-        if let task, let made = await Self.value(of: task, within: Self.waitLimit) { return made }
-        return lock.withLock { order.last { $0.profile == profile.name }.flatMap { made[$0] } }
+        if case .queued(let queued) = task, let made = await Self.value(of: queued, within: Self.waitLimit) {
+            return made
+        }
+        return previous()
+    }
+
+    /// Where a render request stands: made already, queued (its task), or the queue full (a task to wait for).
+    private enum Queued {
+        case made
+        case queued(Task<Made?, Never>)
+        case full(Task<Made?, Never>)
+    }
+
+    private func enqueue(
+        _ entry: Manifest.Entry,
+        profile: DisplayProfile,
+        in generation: Generation,
+        key: Key
+    ) -> Queued {
+        lock.withLock {
+            if made[key] != nil { return .made }
+            if let task = pending[key] { return .queued(task) }
+            if pending.count >= Self.maxPending, let any = pending.values.first { return .full(any) }
+            let task = Task { await self.make(entry, profile: profile, in: generation, key: key) }
+            pending[key] = task
+            return .queued(task)
+        }
     }
 
     /// Whether `profile` may be rendered on demand: one `--profile` named, or a panel of at most ``maxPixels``.

@@ -720,6 +720,28 @@ struct ServeCommandTests {
         #expect((await server.stop()).status == 0)
     }
 
+    @Test func moreDistinctRendersAtOnceThanTheQueueHoldsAllGetAPictureNeverA5xx() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache, ["--replay", Fixture.replay("sample").path])
+        // Twelve small panels, all different, asked at once: more than the 8 renders the shelf queues.
+        let sizes = (0..<12).map { "\(240 + 8 * $0)x\(160 + 8 * $0):rgb" }
+        let statuses = try await withThrowingTaskGroup(of: (String, Int, Int).self) { group in
+            for size in sizes {
+                group.addTask {
+                    let answer = try await Self.get("\(server.base)/current.jpg?profile=\(size)")
+                    return (size, answer.status, answer.body.count)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.count == 12)
+        for (size, status, bytes) in statuses {
+            #expect(status == 200 && bytes > 0, "\(size): \(status)")
+        }
+        #expect((await server.stop()).status == 0)
+    }
+
     @Test func everyJSONAnswerCarriesURLsOrCacheRelativePathsNeverTheServersFilePaths() async throws {
         let cache = try await KFeedProcess.sampleCache(profiles: ["trmnl"])
         defer { cache.remove() }
