@@ -77,9 +77,14 @@ final class RenderShelf: @unchecked Sendable {
         // A full queue: the previous picture for this profile if there is one, else wait for a place (within the
         // same limit) rather than refuse.
         var task = enqueue(entry, profile: profile, in: generation, key: key)
-        if case .full(let waitFor) = task {
+        let clock = ContinuousClock()
+        let started = clock.now
+        while case .full(let waitFor) = task {
             if let shown = previous() { return shown }
-            _ = await Self.value(of: waitFor, within: Self.waitLimit)
+            let left = Self.waitLimit - started.duration(to: clock.now)
+            guard left > .zero else { return nil }
+            // Others wait for the same place: whoever loses the race waits for the next one.
+            _ = await Self.value(of: waitFor, within: left)
             task = enqueue(entry, profile: profile, in: generation, key: key)
         }
         if let done = lock.withLock({ made[key] }) { return done }

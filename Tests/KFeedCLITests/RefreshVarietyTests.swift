@@ -37,6 +37,14 @@ struct RefreshVarietyTests {
         server.requests.filter { $0.path == RecentSearchRequest.path }.count
     }
 
+    /// Day one: the sample's search and pictures from a loopback X, at t0.
+    private static func refreshFromTheSample(_ cache: URL) async throws {
+        try await LoopbackServer.withServer(try RecordedRoutes(scenario: "sample").handlerServingImages) { server in
+            let run = try await refresh(server, cache: cache, now: t0)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+    }
+
     private static func manifest(_ cache: URL) throws -> Manifest {
         try #require(try CacheStore(directory: cache).manifest())
     }
@@ -83,10 +91,7 @@ struct RefreshVarietyTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cache = directory.url.appendingPathComponent("cache")
-        try await LoopbackServer.withServer(try RecordedRoutes(scenario: "sample").handlerServingImages) { server in
-            let run = try await Self.refresh(server, cache: cache, now: Self.t0)
-            #expect(run.status == 0, "\(run.stderr)")
-        }
+        try await Self.refreshFromTheSample(cache)
         // Tomorrow four new posts, each another rendition of a picture shown today under a new media key.
         let search = try Fixture.data("recent-search.kpop.json")
         let repost = try JPEGThumbnailer().thumbnail(
@@ -135,10 +140,7 @@ struct RefreshVarietyTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cache = directory.url.appendingPathComponent("cache")
-        try await LoopbackServer.withServer(try RecordedRoutes(scenario: "sample").handlerServingImages) { server in
-            let run = try await Self.refresh(server, cache: cache, now: Self.t0)
-            #expect(run.status == 0, "\(run.stderr)")
-        }
+        try await Self.refreshFromTheSample(cache)
         // No post in hand either: the pages read before are gone (read more than 7 days ago, say).
         try FileManager.default.removeItem(at: cache.appendingPathComponent("candidates.json"))
         let shown = try Self.manifest(cache)

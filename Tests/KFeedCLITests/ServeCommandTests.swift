@@ -724,8 +724,8 @@ struct ServeCommandTests {
         let cache = try await KFeedProcess.sampleCache()
         defer { cache.remove() }
         let server = try await Self.serve(cache, ["--replay", Fixture.replay("sample").path])
-        // Twelve small panels, all different, asked at once: more than the 8 renders the shelf queues.
-        let sizes = (0..<12).map { "\(240 + 8 * $0)x\(160 + 8 * $0):rgb" }
+        // Twenty small panels, all different, asked at once: more than twice the 8 renders the shelf queues.
+        let sizes = (0..<20).map { "\(240 + 8 * $0)x\(160 + 8 * $0):rgb" }
         let statuses = try await withThrowingTaskGroup(of: (String, Int, Int).self) { group in
             for size in sizes {
                 group.addTask {
@@ -735,7 +735,7 @@ struct ServeCommandTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(statuses.count == 12)
+        #expect(statuses.count == 20)
         for (size, status, bytes) in statuses {
             #expect(status == 200 && bytes > 0, "\(size): \(status)")
         }
