@@ -125,7 +125,7 @@ public struct PreviewPage: Sendable {
 
     private func reloadText(_ clock: LocalClock) -> String {
         guard let reload = manifest.reloadAfter else { return "never (only kfeed refresh --force)" }
-        let when = reload <= now ? "due now" : relative(reload)
+        let when = manifest.wantsReload(at: now) ? "due now" : relative(reload)
         return "\(clock.timeElement(reload)) (\(when))"
     }
 

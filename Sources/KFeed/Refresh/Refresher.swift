@@ -156,7 +156,7 @@ public struct Refresher: Sendable {
             Media.isValidKey(entry.media.key) && plan.profiles.contains { entry.renders?[$0.name] == nil }
         }
         // `never`: only `--force` refreshes.
-        guard let reload = manifest.reloadAfter, now >= reload else {
+        guard manifest.wantsReload(at: now) else {
             return lacksRender
                 ? Dueness(isDue: true, rendersOnly: true) : Dueness(isDue: false, until: manifest.reloadAfter)
         }

@@ -58,7 +58,7 @@ public struct ScheduleText: Sendable {
         switch manifest.reloadAfter {
         case .some(let reload):
             var line = "reload   \(manifest.policy.name), after \(localTime(reload))"
-            if let now { line += reload <= now ? " (due now)" : " (\(Self.relative(reload, to: now)))" }
+            if let now { line += manifest.wantsReload(at: now) ? " (due now)" : " (\(Self.relative(reload, to: now)))" }
             lines.append(line)
         case .none:
             lines.append("reload   never (only kfeed refresh --force)")

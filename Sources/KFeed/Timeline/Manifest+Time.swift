@@ -7,4 +7,10 @@ extension Manifest {
         guard !entries.isEmpty else { return nil }
         return entries.lastIndex { $0.date <= date } ?? 0
     }
+
+    /// Whether the timeline's reload policy asks for a new one at `date` (`reload_after` reached; never for
+    /// `never`). The one reading of `reload_after`: the refresh's due-ness, the printed schedule and the preview.
+    public func wantsReload(at date: Date) -> Bool {
+        reloadAfter.map { date >= $0 } ?? false
+    }
 }
