@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts format
+.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb format
 
 demo:
 	bash scripts/demo.sh
@@ -7,7 +7,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts
+bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb
 
 bench-transport:
 	bash bench/transport.sh
@@ -32,3 +32,9 @@ format:
 
 bench-reposts:
 	bash bench/reposts.sh
+
+bench-cdn:
+	bash bench/cdn.sh
+
+bench-gzip-bomb:
+	bash bench/gzip-bomb.sh
