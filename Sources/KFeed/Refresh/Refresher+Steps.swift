@@ -76,10 +76,12 @@ extension Refresher {
         let pool = run.pool
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
-        let newer = try await client.search(plan.query, wanting: builder.entryCount, spare: spare, sinceID: run.sinceID)
-        {
-            builder.postsStillWanted(after: $0.feedItems + pool)
-        }
+        let newer = try await client.search(
+            plan.query,
+            wanting: builder.entryCount,
+            spare: spare,
+            sinceID: run.sinceID
+        ) { builder.postsStillWanted(after: $0.feedItems + pool) }
         var older: XClient.Outcome?
         // Further back than the pages kept and the posts shown (a page is dropped only when all its posts were shown).
         let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
