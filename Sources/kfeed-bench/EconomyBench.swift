@@ -82,8 +82,8 @@ enum EconomyBench {
         var blankTicks: Int
     }
 
-    private static func run(_ scenario: Scenario, hours: Int) async throws -> Result {
-        let start = Date(timeIntervalSince1970: 1_795_338_000)
+    /// The scenario's simulated X from `start`: its posts, pictures, silent days and days of empty searches.
+    private static func simulation(_ scenario: Scenario, start: Date) -> SimulatedX {
         let x = SimulatedX(start: start, postsPerDay: scenario.postsPerDay)
         x.isFailing = scenario.failing
         x.pictures = scenario.pictures
@@ -100,6 +100,12 @@ enum EconomyBench {
         }
         x.silence = span(scenario.silentDays)
         x.emptySearches = span(scenario.emptyDays)
+        return x
+    }
+
+    private static func run(_ scenario: Scenario, hours: Int) async throws -> Result {
+        let start = Date(timeIntervalSince1970: 1_795_338_000)
+        let x = simulation(scenario, start: start)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-economy-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let refresher = Refresher.testing(
