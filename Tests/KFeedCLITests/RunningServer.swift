@@ -45,11 +45,14 @@ final class RunningServer: @unchecked Sendable {
     }
 
     /// Starts `kfeed serve arguments…` (add `--listen 127.0.0.1:0`) and waits (≤ 30 s) for its start-up line.
+    /// Without a `--replay` of its own, the server gets the sample's: the pictures of renders made on demand then
+    /// come from recorded files, and no test server ever reaches for pbs.twimg.com.
     static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunningServer {
         let home = try TemporaryDirectory()
         let process = Process()
         process.executableURL = KFeedProcess.executable
-        process.arguments = ["serve"] + arguments
+        let replay = arguments.contains("--replay") ? [] : ["--replay", Fixture.replay("sample").path]
+        process.arguments = ["serve"] + arguments + replay
         var env = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC",
             "HOME": home.url.path, "XDG_CACHE_HOME": home.url.path,
