@@ -30,7 +30,7 @@ struct ReadPage: Sendable {
     /// The pages of a search, as the client decoded them.
     static func pages(of outcome: XClient.Outcome?) -> [ReadPage] {
         guard let outcome else { return [] }
-        return zip(outcome.pageBodies, outcome.decodedPages).map { ReadPage(body: $0, page: $1) }
+        return outcome.pages.map { ReadPage(body: $0.body, page: $0.decoded) }
     }
 
     /// The joined posts that recent search would still return at `now`.

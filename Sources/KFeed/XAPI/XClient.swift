@@ -54,10 +54,9 @@ public struct XClient: Sendable {
         public var rateLimit: RateLimit?
         /// The `api-version` header of the last response, when X sent one.
         public var apiVersion: String?
-        /// The body of every page, as X sent it (what a later refresh may still choose from).
-        public var pageBodies: [Data] = []
-        /// Each of those pages as decoded, in the same order (so that no one decodes a body twice).
-        var decodedPages: [SearchPage] = []
+        /// Every page: its body as X sent it (what a later refresh may still choose from), and as decoded (so that
+        /// no one decodes a body twice).
+        var pages: [(body: Data, decoded: SearchPage)] = []
     }
 
     /// The configuration.
@@ -128,8 +127,7 @@ public struct XClient: Sendable {
             outcome.rateLimit = RateLimit(headers: response) ?? outcome.rateLimit
             outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
             let page = try SearchPage.decode(response.body)
-            outcome.pageBodies.append(response.body)
-            outcome.decodedPages.append(page)
+            outcome.pages.append((response.body, page))
             let missing = page.missingNeededFields
             guard missing.isEmpty else {
                 throw KFeedError(
