@@ -20,6 +20,8 @@ extension Refresher {
         var earlier: [ReadPage]
         /// Their posts that recent search would still return, without repeats.
         var pool: [FeedItem]
+        /// When each post shown within the window was last shown, by post id.
+        var lastShown: [String: Date]
         /// Continue the search after this post (nil: a first or a fresh search).
         var sinceID: String?
         /// The run's instant.
@@ -61,6 +63,7 @@ extension Refresher {
             builder: builder,
             earlier: earlier,
             pool: Self.unique(earlier.flatMap { $0.items(at: now) }),
+            lastShown: history.lastShown,
             sinceID: remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil,
             now: now
         )
@@ -116,7 +119,7 @@ extension Refresher {
         let repeats = repeatCandidates(
             in: items,
             besides: selection,
-            lastShown: run.history.lastShown,
+            lastShown: run.lastShown,
             wanting: candidates.entryCount - selection.chosen.count
         )
         var planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: run.now)
@@ -126,6 +129,42 @@ extension Refresher {
             return entry
         }
         return planned
+    }
+
+    /// What the steps from the search's posts to the renders made.
+    enum Made: Sendable {
+        /// Nothing to show: no usable post at all, or no picture that could be had.
+        case nothingToShow(Manifest)
+        /// A timeline to commit, what making it counted, and the identity of every picture looked at.
+        case timeline(Manifest, Summary, identities: [String: PictureIdentity])
+    }
+
+    /// Choose, fetch, keep distinct pictures, fill with repeats and render: the timeline the search's posts make.
+    func makeTimeline(
+        from found: Found,
+        run: Run,
+        connection: Connection,
+        deadline: Deadline
+    ) async throws -> Made {
+        let planned = choose(from: found.items, in: run)
+        // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off.
+        guard !planned.entries.isEmpty else { return .nothingToShow(planned) }
+        let (fetched, fetchSummary) = try await withDeadline(deadline) {
+            try await fillImages(of: planned, with: connection.images)
+        }
+        let pictures = await identities(of: fetched)
+        let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
+        let full = fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: run.now)
+        // The one check before the commit: never an empty timeline over what is on screen (no picture could be
+        // had, and only placeholders would repeat).
+        guard !full.entries.isEmpty else { return .nothingToShow(full) }
+        var summary = fetchSummary
+        let rendered: Manifest
+        (rendered, summary.rendered) = try await withDeadline(deadline) {
+            try await renderDisplays(of: full, with: connection.images)
+        }
+        summary.placeholders = rendered.entries.filter(\.placeholder).count
+        return .timeline(rendered, summary, identities: distinct.identities)
     }
 
     /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
@@ -145,8 +184,7 @@ extension Refresher {
     /// After the commit: the state (failures cleared, where the next search continues), the sweep of files neither
     /// timeline names, and the log line.
     func recordSuccess(_ manifest: Manifest, run: inout Run, found: Found, summary: inout Summary) throws {
-        run.state.rateLimit = found.rateLimit ?? run.state.rateLimit
-        run.state.apiVersion = found.apiVersion ?? run.state.apiVersion
+        note(found, in: &run.state)
         run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
         try store.write(run.state)
         summary.removed = store.sweep(current: manifest, previous: run.previous)
@@ -163,8 +201,7 @@ extension Refresher {
     /// on the back-off.
     func keepLastTimeline(_ empty: Manifest, run: inout Run, found: Found) throws -> Outcome {
         let error = KFeedError(.apiResponse, "the search returned no usable post")
-        run.state.rateLimit = found.rateLimit ?? run.state.rateLimit
-        run.state.apiVersion = found.apiVersion ?? run.state.apiVersion
+        note(found, in: &run.state)
         run.state.recordFailure(error, now: run.now)
         // The posts read were billed and none is usable: the next search starts after them.
         if plan.noRepeatWindow > 0, let newest = found.newestPostID { run.state.sinceID = newest }
@@ -176,5 +213,11 @@ extension Refresher {
             at: run.now
         )
         return .noUsablePost(retryAfter: run.state.retryAfter)
+    }
+
+    /// The last response's rate-limit figures and API version, kept in the state whatever the run made of it.
+    private func note(_ found: Found, in state: inout RefreshState) {
+        state.rateLimit = found.rateLimit ?? state.rateLimit
+        state.apiVersion = found.apiVersion ?? state.apiVersion
     }
 }

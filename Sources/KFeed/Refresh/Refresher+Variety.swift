@@ -44,7 +44,7 @@ extension Refresher {
         }
     }
 
-    /// What ``distinctPictures(of:identities:notLike:builder:)`` keeps and drops.
+    /// What ``distinctPictures(of:identities:in:)`` keeps and drops.
     struct DistinctPictures {
         /// The unshown entries to show, in the search's order, at most the builder's entry count.
         var kept: [Manifest.Entry]
@@ -62,22 +62,20 @@ extension Refresher {
     func distinctPictures(
         of filled: Manifest,
         identities pictures: [String: PictureIdentity],
-        notLike history: History,
-        builder: TimelineBuilder
+        in run: Run
     ) -> DistinctPictures {
-        let shown = history.pictures
-        let lastShown = history.lastShown
+        let shown = run.history.pictures
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
         var taken: [PictureIdentity] = []
         for entry in filled.entries {
             guard let identity = entry.placeholder ? nil : pictures[entry.media.key] else {
-                if !entry.isRepeat && result.kept.count < builder.entryCount { result.kept.append(entry) }
+                if !entry.isRepeat && result.kept.count < run.builder.entryCount { result.kept.append(entry) }
                 continue
             }
             result.identities[entry.media.key] = identity
             if taken.contains(where: identity.isSamePicture) { continue }
             if entry.isRepeat {
-                result.repeats.append((entry, lastShown[entry.tweetID] ?? entry.date))
+                result.repeats.append((entry, run.lastShown[entry.tweetID] ?? entry.date))
                 continue
             }
             if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
@@ -85,7 +83,7 @@ extension Refresher {
                 result.repeats.append((entry, match))
                 continue
             }
-            guard result.kept.count < builder.entryCount else { continue }
+            guard result.kept.count < run.builder.entryCount else { continue }
             taken.append(identity)
             result.kept.append(entry)
         }

@@ -188,39 +188,24 @@ public struct Refresher: Sendable {
                 return try await addRenders(to: previous, run: run, with: connection.images, deadline: started)
             }
         }
-        let manifest: Manifest
-        var summary: Summary
         let found: Found
+        let made: Made
         do {
             found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
-            let planned = choose(from: found.items, in: run)
-            // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off.
-            guard !planned.entries.isEmpty else { return try keepLastTimeline(planned, run: &run, found: found) }
-            let fetched: Manifest
-            (fetched, summary) = try await withDeadline(started) {
-                try await fillImages(of: planned, with: connection.images)
+            made = try await makeTimeline(from: found, run: run, connection: connection, deadline: started)
+            if case .timeline(let manifest, _, let identities) = made {
+                try commit(manifest, run: &run, found: found, identities: identities)
             }
-            let pictures = await identities(of: fetched)
-            let distinct = distinctPictures(
-                of: fetched,
-                identities: pictures,
-                notLike: run.history,
-                builder: run.builder
-            )
-            let full = fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: now)
-            // The one check before the commit: never an empty timeline over what is on screen (no picture could be
-            // had, and only placeholders would repeat).
-            guard !full.entries.isEmpty else { return try keepLastTimeline(full, run: &run, found: found) }
-            (manifest, summary.rendered) = try await withDeadline(started) {
-                try await renderDisplays(of: full, with: connection.images)
-            }
-            try commit(manifest, run: &run, found: found, identities: distinct.identities)
         } catch let error as KFeedError {
             throw failure(error, state: &run.state, now: now)
         }
-        summary.placeholders = manifest.entries.filter(\.placeholder).count
-        try recordSuccess(manifest, run: &run, found: found, summary: &summary)
-        return .refreshed(manifest, summary)
+        switch made {
+        case .nothingToShow(let empty):
+            return try keepLastTimeline(empty, run: &run, found: found)
+        case .timeline(let manifest, var summary, _):
+            try recordSuccess(manifest, run: &run, found: found, summary: &summary)
+            return .refreshed(manifest, summary)
+        }
     }
 
     /// The most earlier pages kept as candidates.
@@ -265,7 +250,7 @@ public struct Refresher: Sendable {
     }
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
-    private func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
+    func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
         let plan = store.imagePlan(for: planned)
         let store = self.store
         let results = try await images.run(plan.jobs) { path, image in try store.store(image, at: path) }
@@ -279,7 +264,7 @@ public struct Refresher: Sendable {
 
     /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes (the deadline counts from
     /// the refresh's start, across its phases: search, images, renders).
-    private func withDeadline<T: Sendable>(
+    func withDeadline<T: Sendable>(
         _ deadline: Deadline,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
