@@ -386,7 +386,12 @@ struct ServeResponder: HTTPResponder {
         guard let manifest = moment.generation?.manifest else {
             return .error(.notFound, "no timeline yet: run kfeed refresh")
         }
-        return .error(.notFound, "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")")
+        return .error(.notFound, Self.emptyTimeline(manifest))
+    }
+
+    /// Why an empty timeline has nothing to show, for an error and for `/healthz`.
+    static func emptyTimeline(_ manifest: Manifest) -> String {
+        "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")"
     }
 
     // MARK: - Health
@@ -408,7 +413,7 @@ struct ServeResponder: HTTPResponder {
         )
         if moment.entry == nil {
             health.status = "empty"
-            health.reason = "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")"
+            health.reason = Self.emptyTimeline(manifest)
         } else if moment.isStale, let last = manifest.entries.last {
             let end = last.date.addingTimeInterval(manifest.interval.seconds)
             health.status = "stale"

@@ -143,10 +143,6 @@ enum EconomyBench {
                     notDueRequests += x.searchParameters.count - before
                 case .refreshed(let manifest, _):
                     refreshes += 1
-                    if ProcessInfo.processInfo.environment["KFEED_ECONOMY_TRACE"] != nil {
-                        let fresh = manifest.entries.filter { !$0.isRepeat }.count
-                        print("    \(InstantFormat.string(from: now)): \(manifest.entries.count) entries, \(fresh) new")
-                    }
                     current = manifest
                     // What this timeline shows before the next one replaces it (its last entry begins then).
                     let reload = manifest.reloadAfter ?? end
@@ -159,9 +155,6 @@ enum EconomyBench {
                     }
                 case .noUsablePost:
                     failures += 1
-                    if ProcessInfo.processInfo.environment["KFEED_ECONOMY_TRACE"] != nil {
-                        print("    \(InstantFormat.string(from: now)): no usable post")
-                    }
                 }
             } catch {
                 failures += 1
