@@ -73,7 +73,12 @@ public struct Manifest: Codable, Sendable, Hashable {
         public var renders: [String: String]?
         /// Whether this post was shown within the no-repeat window and fills a slot that no unshown post could
         /// (`DESIGN.md` §7); written as `"repeat": true`, and omitted otherwise.
-        public var isRepeat = false
+        public var isRepeat: Bool {
+            get { repeatMark ?? false }
+            set { repeatMark = newValue ? true : nil }
+        }
+        /// `repeat` as the JSON has it: true, or absent.
+        private var repeatMark: Bool?
 
         /// Creates an entry for a chosen post; image paths are set when images are fetched.
         public init(date: Date, item: FeedItem, media: Media) {
@@ -106,22 +111,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             case date, text, url, author, media, image, placeholder, renders
             case tweetID = "tweet_id"
             case placeholderReason = "placeholder_reason"
-            case isRepeat = "repeat"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            date = try container.decode(Date.self, forKey: .date)
-            tweetID = try container.decode(String.self, forKey: .tweetID)
-            text = try container.decode(String.self, forKey: .text)
-            url = try container.decode(URL.self, forKey: .url)
-            author = try container.decode(Author.self, forKey: .author)
-            media = try container.decode(MediaInfo.self, forKey: .media)
-            image = try container.decodeIfPresent(String.self, forKey: .image)
-            placeholder = try container.decode(Bool.self, forKey: .placeholder)
-            placeholderReason = try container.decodeIfPresent(String.self, forKey: .placeholderReason)
-            renders = try container.decodeIfPresent([String: String].self, forKey: .renders)
-            isRepeat = try container.decodeIfPresent(Bool.self, forKey: .isRepeat) ?? false
+            case repeatMark = "repeat"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -136,7 +126,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             try container.encode(placeholder, forKey: .placeholder)
             try container.encode(placeholderReason, forKey: .placeholderReason)
             try container.encodeIfPresent(renders, forKey: .renders)
-            if isRepeat { try container.encode(true, forKey: .isRepeat) }
+            try container.encodeIfPresent(repeatMark, forKey: .repeatMark)
         }
     }
 
