@@ -56,12 +56,13 @@ struct Feed {
                 }
                 transport = try CurlTransport()
             }
-            let client = XClient(
-                configuration: .init(baseURL: settings.apiBase, bearerToken: token, pageBudget: settings.pageBudget),
+            return Refresher.Connection(
                 transport: transport,
+                token: token,
+                baseURL: settings.apiBase,
+                pageBudget: settings.pageBudget,
                 logger: logger
             )
-            return Refresher.Connection(client: client, images: ImageFetcher(transport: transport, logger: logger))
         }
     }
 

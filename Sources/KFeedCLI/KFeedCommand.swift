@@ -1,12 +1,12 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
 import KFeed
 import KFeedBase
 import Logging
 
 /// `kfeed`: an hourly picture timeline from X's recent search, for widgets and displays.
-public struct KFeedCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct KFeedCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "kfeed",
         abstract: "Turn an X recent search into an hourly picture timeline for widgets and displays.",
         version: KFeedVersion.version,
@@ -16,10 +16,10 @@ public struct KFeedCommand: AsyncParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 
     /// Parses the arguments, runs the command, and exits with the contract's code; every error is one line on stderr.
-    public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

@@ -7,7 +7,7 @@ public import KFeedBase
 /// ``frame``); `WxH:KIND[:FORMAT]` describes any other panel. Parse user input with ``init(parsing:)``.
 public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     /// The pixels a panel can show.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// 1-bit black and white, Floyd–Steinberg dithered.
         case mono
         /// 4 greys: 0, 85, 170, 255.
@@ -20,11 +20,11 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         case rgb
 
         /// Whether every pixel is one palette colour (everything but `rgb`).
-        public var isPalette: Bool { self != .rgb }
+        package var isPalette: Bool { self != .rgb }
     }
 
     /// The file a render is written as.
-    public enum Format: String, Sendable, Hashable, CaseIterable {
+    package enum Format: String, Sendable, Hashable, CaseIterable {
         /// PNG at the kind's bit depth: 1-bit grey, 2-bit grey, 4-bit grey, 4-bit palette, or 8-bit RGB.
         case png
         /// Windows BMP (BITMAPINFOHEADER, bottom-up): 1-bit for `mono`, 4-bit palette for greys and colours.
@@ -33,7 +33,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         case jpeg = "jpg"
 
         /// The file name extension, without the dot.
-        public var fileExtension: String { rawValue }
+        package var fileExtension: String { rawValue }
     }
 
     /// The name the profile was parsed from, lowercased (`trmnl`, `800x480:mono:png` …): the manifest's key.
@@ -43,9 +43,9 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     /// Height in pixels.
     public var height: Int
     /// The pixels the panel shows.
-    public var kind: Kind
+    package var kind: Kind
     /// The file format.
-    public var format: Format
+    package var format: Format
     /// The largest file the panel accepts, in bytes, when it has a limit.
     public var maxBytes: Int?
     /// The JPEG quality, 1…100, for JPEG formats.
@@ -85,7 +85,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     public static let sideRange = 16...4_096
 
     /// Creates a profile without checking the kind/format combination; use ``init(parsing:)`` for user input.
-    public init(
+    package init(
         name: String,
         width: Int,
         height: Int,
@@ -162,17 +162,17 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// The profile's part of a render's file name, `renders/<media key>-<pathComponent>.<ext>`: the name, with
     /// `:` (in `WxH:KIND:FORMAT`) written as `-`, so the name is safe in a URL path and on any file system.
-    public var pathComponent: String { name.replacingOccurrences(of: ":", with: "-") }
+    package var pathComponent: String { name.replacingOccurrences(of: ":", with: "-") }
 
     /// The file name extension of renders, without the dot (`png`, `bmp`, `jpg`).
-    public var fileExtension: String { format.fileExtension }
+    package var fileExtension: String { format.fileExtension }
 
     /// The pixel size the source image should have at least: the panel's size. Fetch the smallest rendition
     /// whose sides both cover it after a centre crop; smaller sources are upscaled, which looks soft.
-    public var sourceSize: ImageSize { ImageSize(width: width, height: height) }
+    package var sourceSize: ImageSize { ImageSize(width: width, height: height) }
 
     /// Whether renders are error-diffused to a palette (PNG and BMP of every kind but `rgb`).
-    public var isDithered: Bool { kind.isPalette && format != .jpeg }
+    package var isDithered: Bool { kind.isPalette && format != .jpeg }
 
     public var description: String { name }
 }

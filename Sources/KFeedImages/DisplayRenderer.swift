@@ -1,6 +1,6 @@
 import CKFeedTurboJPEG
-public import Foundation
-public import KFeedBase
+package import Foundation
+package import KFeedBase
 
 /// Renders a timeline entry for an e-ink panel or photo frame: the picture cover-cropped to the panel, a caption
 /// band like the seed widget's, dithered to the panel's palette and written in its file format.
@@ -15,12 +15,12 @@ public import KFeedBase
 /// libspng, fontconfig, FreeType and HarfBuzz are loaded on the first render, never at start-up. Calls are
 /// synchronous and CPU-bound (about 0.1 s of CPU for 800×480 from a 2560×1600 photo): run them off the cooperative
 /// pool, at most one per core.
-public struct DisplayRenderer: Sendable {
+package struct DisplayRenderer: Sendable {
     /// The panel rendered for.
-    public var profile: DisplayProfile
+    package var profile: DisplayProfile
 
     /// Creates a renderer for `profile`.
-    public init(profile: DisplayProfile) {
+    package init(profile: DisplayProfile) {
         self.profile = profile
     }
 
@@ -32,7 +32,7 @@ public struct DisplayRenderer: Sendable {
     /// - Throws: `KFeedError` `.apiResponse` when the picture cannot be decoded (its ``ImageFailure`` is the
     ///   `underlying` error: render ``renderPlaceholder(reason:caption:)`` with its reason instead);
     ///   `.configuration` when a library or every font is missing (the message names the Debian package).
-    public func render(photo jpeg: Data, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
+    package func render(photo jpeg: Data, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
         let size = ImageSize(width: profile.width, height: profile.height)
         let pixels: [UInt8]
         do {
@@ -77,7 +77,7 @@ public struct DisplayRenderer: Sendable {
 
     /// Renders a placeholder entry: a card with `reason` (for example the manifest's `placeholder_reason`).
     /// - Throws: `KFeedError` `.configuration` when a library or every font is missing.
-    public func renderPlaceholder(reason: String, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
+    package func renderPlaceholder(reason: String, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
         var canvas = RenderCanvas(width: profile.width, height: profile.height)
         let fonts = try FontStack.shared.get()
         let bandHeight = caption == nil ? 0 : CaptionBand.Metrics(width: profile.width, height: profile.height).height

@@ -9,14 +9,14 @@ import ServiceLifecycle
 import UnixSignals
 
 /// `kfeed serve`: the cache over HTTP for widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).
-public enum KFeedServer {
+package enum KFeedServer {
     /// Listens, answers until SIGTERM or SIGINT, then stops accepting, finishes in-flight answers (at most
     /// `shutdownTimeout`) and returns.
     /// - Parameters:
     ///   - configuration: what to serve, where and to whom.
     ///   - onListening: called once with the address bound (the real port when 0 was asked for).
     /// - Throws: `KFeedError` `.configuration` when the address cannot be bound.
-    public static func run(
+    package static func run(
         _ configuration: ServeConfiguration,
         onListening: @escaping @Sendable (ListenAddress) -> Void
     ) async throws {

@@ -5,23 +5,23 @@
 #endif
 
 /// Where `kfeed serve` listens: `HOST:PORT`, `[IPv6]:PORT`; port 0 picks a free one.
-public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The host: an IPv4 or IPv6 address, or a name (`localhost`).
-    public var host: String
+    package var host: String
     /// The TCP port, 0…65535.
-    public var port: Int
+    package var port: Int
 
     /// The default, `127.0.0.1:8787`.
-    public static let `default` = ListenAddress(host: "127.0.0.1", port: 8787)
+    package static let `default` = ListenAddress(host: "127.0.0.1", port: 8787)
 
     /// Creates an address.
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `HOST:PORT` or `[IPv6]:PORT`; nil for anything else.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let host: Substring
         let port: Substring
         if text.hasPrefix("[") {
@@ -42,7 +42,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether only this machine can connect: `localhost`, `127.0.0.0/8` or `::1`.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         if host == "localhost" { return true }
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
@@ -56,7 +56,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address as a URL's authority (`127.0.0.1:8787`, `[::1]:8787`).
-    public var description: String {
+    package var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -1,49 +1,49 @@
-public import Foundation
-public import KFeed
+package import Foundation
+package import KFeed
 
 /// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
-public struct ServeConfiguration: Sendable {
+package struct ServeConfiguration: Sendable {
     /// The cache directory served.
-    public var cacheDirectory: URL
+    package var cacheDirectory: URL
     /// Where to listen; port 0 picks a free port.
-    public var listen: ListenAddress
+    package var listen: ListenAddress
     /// The key every request must carry (`--key-file`); nil serves anyone who can connect (loopback only).
-    public var key: String?
+    package var key: String?
     /// TRMNL device IDs (MAC addresses, `AA:BB:…`) that `/api/setup` hands the key to.
-    public var trmnlDevices: Set<String>
+    package var trmnlDevices: Set<String>
     /// The display profiles `?profile=` may ask for; nil: any the manifest names.
-    public var profiles: Set<String>?
+    package var profiles: Set<String>?
     /// The clock: the instant each request is answered for.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// The zone `/` and `/widget` show times in.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// Whether to log a line per request.
-    public var isVerbose: Bool
+    package var isVerbose: Bool
     /// Receives verbose lines (per request, TRMNL device reports); never given a key.
-    public var log: @Sendable (String) -> Void
+    package var log: @Sendable (String) -> Void
     /// Receives lines that are always shown (a refused TRMNL setup, a refresh failure).
-    public var warn: @Sendable (String) -> Void
+    package var warn: @Sendable (String) -> Void
     /// The most connections open at once; more wait in the backlog.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// How long a connection may take to send a request's headers, and stay idle between requests.
-    public var headerTimeout: Duration
+    package var headerTimeout: Duration
     /// The longest graceful shutdown takes before in-flight answers are cut.
-    public var shutdownTimeout: Duration
+    package var shutdownTimeout: Duration
     /// Runs a refresh when due (`--refresh`); called at start and then every `refreshCheckInterval`.
-    public var refresh: (@Sendable () async -> Void)?
+    package var refresh: (@Sendable () async -> Void)?
     /// How often `refresh` is called.
-    public var refreshCheckInterval: Duration
+    package var refreshCheckInterval: Duration
     /// Whether renders made on demand carry the caption band (`--no-caption` turns it off), as the refresh's do.
-    public var captions: Bool
+    package var captions: Bool
     /// Makes the transport that fetches the source pictures of renders made on demand (X's renditions, never with
     /// the token); called once, on the first such render; nil renders from the cached images alone.
-    public var renderSources: (@Sendable () throws -> any HTTPTransport)?
+    package var renderSources: (@Sendable () throws -> any HTTPTransport)?
 
     /// The address actually bound (its port when `listen.port` is 0), once listening.
     let boundAddress: Locked<ListenAddress>
 
     /// Creates a configuration.
-    public init(
+    package init(
         cacheDirectory: URL,
         listen: ListenAddress = .default,
         key: String? = nil,

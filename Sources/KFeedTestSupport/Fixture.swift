@@ -1,23 +1,23 @@
-public import Foundation
+package import Foundation
 
 /// Locates the recorded responses in the repository's `Fixtures/` folder.
-public enum Fixture {
+package enum Fixture {
     /// The `Fixtures/` directory of this checkout.
-    public static let directory: URL = URL(fileURLWithPath: #filePath)
+    package static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // KFeedTestSupport
         .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()  // repository root
         .appendingPathComponent("Fixtures", isDirectory: true)
 
     /// The bytes of `Fixtures/<name>`.
-    public static func data(_ name: String) throws -> Data {
+    package static func data(_ name: String) throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent(name))
     }
 }
 
 extension Fixture {
     /// The replay directory `Fixtures/replay/<scenario>`.
-    public static func replay(_ scenario: String) -> URL {
+    package static func replay(_ scenario: String) -> URL {
         directory.appendingPathComponent("replay/\(scenario)", isDirectory: true)
     }
 }

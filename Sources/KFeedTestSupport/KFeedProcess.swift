@@ -1,21 +1,21 @@
-public import Foundation
+package import Foundation
 import KFeed
 import KFeedBase
 
 /// Runs the built `kfeed` binary, as a user would, and captures what it printed.
-public struct KFeedProcess: Sendable {
+package struct KFeedProcess: Sendable {
     /// What a run printed and how it ended.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status.
-        public var status: Int32
+        package var status: Int32
         /// Standard output.
-        public var stdout: String
+        package var stdout: String
         /// Standard error.
-        public var stderr: String
+        package var stderr: String
     }
 
     /// The `kfeed` executable beside the test bundle (same build directory), or `$KFEED_BINARY`.
-    public static var executable: URL {
+    package static var executable: URL {
         if let path = ProcessInfo.processInfo.environment["KFEED_BINARY"] { return URL(fileURLWithPath: path) }
         var directory = Bundle.main.bundleURL
         while !directory.path.isEmpty && directory.path != "/" {
@@ -38,7 +38,7 @@ public struct KFeedProcess: Sendable {
     ///   - shell: a `/bin/sh -c` prefix run before `exec kfeed …` (e.g. `umask 000`).
     /// - Returns: the exit status and what was printed.
     /// - Throws: when the process cannot be started.
-    public static func run(
+    package static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         directory: URL? = nil,
@@ -104,7 +104,7 @@ extension KFeedProcess {
     ///   - profiles: display profiles rendered for every entry (`--profile`).
     /// - Returns: the cache directory; the caller removes it.
     /// - Throws: when the process cannot be started, or the refresh fails.
-    public static func sampleCache(entries: Int = 6, profiles: [String] = []) async throws -> TemporaryDirectory {
+    package static func sampleCache(entries: Int = 6, profiles: [String] = []) async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         let result = try await run(
             [

@@ -1,5 +1,5 @@
-public import Foundation
-public import KFeed
+package import Foundation
+package import KFeed
 
 #if canImport(Glibc)
     import Glibc
@@ -14,11 +14,11 @@ public import KFeed
 ///
 /// `@unchecked Sendable`: the observable state (requests, counters, open sockets, the stop flag) is guarded by
 /// `lock`; the socket descriptors and `handler` are immutable after `init`.
-public final class LoopbackServer: @unchecked Sendable {
+package final class LoopbackServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`, with no trailing slash.
-    public let baseURL: URL
+    package let baseURL: URL
     /// The port the kernel assigned.
-    public let port: UInt16
+    package let port: UInt16
 
     private let handler: @Sendable (Request) -> Response
     private let listener: Int32
@@ -35,9 +35,9 @@ public final class LoopbackServer: @unchecked Sendable {
     private var isStopped = false
 
     /// The largest request head (request line and headers) accepted, in bytes.
-    public static let maxHeadBytes = 64 << 10
+    package static let maxHeadBytes = 64 << 10
     /// The largest request body accepted, in bytes.
-    public static let maxRequestBodyBytes = 1 << 20
+    package static let maxRequestBodyBytes = 1 << 20
 
     // MARK: - Scoped use
 
@@ -48,7 +48,7 @@ public final class LoopbackServer: @unchecked Sendable {
     ///   - body: Receives `http://127.0.0.1:<port>`.
     /// - Returns: What `body` returns.
     /// - Throws: `LoopbackServer.Failure` when the server cannot start, else what `body` throws.
-    public static func with<T>(
+    package static func with<T>(
         _ handler: @escaping @Sendable (Request) -> Response,
         _ body: (URL) async throws -> T
     ) async throws -> T {
@@ -61,7 +61,7 @@ public final class LoopbackServer: @unchecked Sendable {
     ///   - body: Receives the server; read `baseURL`, `requests`, `connectionCount`, `peakConcurrentRequests`.
     /// - Returns: What `body` returns.
     /// - Throws: `LoopbackServer.Failure` when the server cannot start, else what `body` throws.
-    public static func withServer<T>(
+    package static func withServer<T>(
         _ handler: @escaping @Sendable (Request) -> Response,
         _ body: (LoopbackServer) async throws -> T
     ) async throws -> T {
@@ -83,7 +83,7 @@ public final class LoopbackServer: @unchecked Sendable {
     ///   - body: Receives `http://127.0.0.1:<port>`.
     /// - Returns: What `body` returns.
     /// - Throws: `LoopbackServer.Failure` when the server cannot start, else what `body` throws.
-    public static func with<T>(responding response: Response, _ body: (URL) async throws -> T) async throws -> T {
+    package static func with<T>(responding response: Response, _ body: (URL) async throws -> T) async throws -> T {
         try await with({ _ in response }, body)
     }
 
@@ -93,7 +93,7 @@ public final class LoopbackServer: @unchecked Sendable {
     ///   - body: Receives the server.
     /// - Returns: What `body` returns.
     /// - Throws: `LoopbackServer.Failure` when the server cannot start, else what `body` throws.
-    public static func withServer<T>(
+    package static func withServer<T>(
         responding response: Response,
         _ body: (LoopbackServer) async throws -> T
     ) async throws -> T {
@@ -103,13 +103,13 @@ public final class LoopbackServer: @unchecked Sendable {
     // MARK: - Observations
 
     /// Every request received so far, in arrival order.
-    public var requests: [Request] { lock.withLock { receivedRequests } }
+    package var requests: [Request] { lock.withLock { receivedRequests } }
     /// How many TCP connections the server has accepted.
-    public var connectionCount: Int { lock.withLock { acceptedConnections } }
+    package var connectionCount: Int { lock.withLock { acceptedConnections } }
     /// The most requests that were being served at the same moment (read but not yet fully answered).
-    public var peakConcurrentRequests: Int { lock.withLock { peakInFlight } }
+    package var peakConcurrentRequests: Int { lock.withLock { peakInFlight } }
     /// How many requests are being served right now.
-    public var requestsInFlight: Int { lock.withLock { inFlight } }
+    package var requestsInFlight: Int { lock.withLock { inFlight } }
 
     // MARK: - Lifecycle
 
@@ -181,7 +181,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Stops accepting, wakes every thread (latency, drip and hang end at once), closes every socket, and waits
     /// (at most 5 s, off the cooperative pool) for the server's threads to end.
-    public func stop() async {
+    package func stop() async {
         let first = lock.withLock {
             guard !isStopped else { return false }
             isStopped = true
@@ -464,22 +464,22 @@ public final class LoopbackServer: @unchecked Sendable {
 
 extension LoopbackServer {
     /// One request as the server received it.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The method, e.g. `GET`.
-        public var method: String
+        package var method: String
         /// The request target exactly as sent, e.g. `/2/tweets/search/recent?query=cats%20-is%3Aretweet`.
-        public var target: String
+        package var target: String
         /// The HTTP version from the request line, e.g. `HTTP/1.1`.
-        public var version: String
+        package var version: String
         /// The headers in the order received; look them up with `self[header:]`.
-        public var headers: [HTTPHeader]
+        package var headers: [HTTPHeader]
         /// The body (empty for a GET).
-        public var body: Data
+        package var body: Data
         /// Which accepted connection carried the request, counting from 1.
-        public var connection: Int
+        package var connection: Int
 
         /// Creates a request record.
-        public init(
+        package init(
             method: String,
             target: String,
             version: String = "HTTP/1.1",
@@ -496,16 +496,16 @@ extension LoopbackServer {
         }
 
         /// The path part of the target, as sent (not percent-decoded).
-        public var path: String { String(target.prefix { $0 != "?" }) }
+        package var path: String { String(target.prefix { $0 != "?" }) }
 
         /// The query string as sent, without the `?`; `nil` when the target has none.
-        public var rawQuery: String? {
+        package var rawQuery: String? {
             guard let mark = target.firstIndex(of: "?") else { return nil }
             return String(target[target.index(after: mark)...])
         }
 
         /// The query's name/value pairs, percent-decoded (RFC 3986: a `+` stays a `+`), in order.
-        public var queryItems: [URLQueryItem] {
+        package var queryItems: [URLQueryItem] {
             guard let rawQuery, !rawQuery.isEmpty else { return [] }
             return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -519,18 +519,18 @@ extension LoopbackServer {
         }
 
         /// The first decoded value of the query item `name`.
-        public func queryValue(_ name: String) -> String? {
+        package func queryValue(_ name: String) -> String? {
             queryItems.first { $0.name == name }?.value
         }
 
         /// The first header with this name, compared case-insensitively.
-        public subscript(header name: String) -> String? { headers.value(named: name) }
+        package subscript(header name: String) -> String? { headers.value(named: name) }
     }
 
     /// What the server answers, and how it delivers it.
-    public struct Response: Sendable {
+    package struct Response: Sendable {
         /// How the body goes over the wire.
-        public enum Delivery: Sendable {
+        package enum Delivery: Sendable {
             /// All at once, with `Content-Length`.
             case whole
             /// `Transfer-Encoding: chunked`, in chunks of `chunkSize` bytes.
@@ -544,20 +544,20 @@ extension LoopbackServer {
         }
 
         /// The status code.
-        public var status: Int
+        package var status: Int
         /// Headers to send; the server adds `Content-Length`, `Transfer-Encoding` and `Connection` as needed.
-        public var headers: [HTTPHeader]
+        package var headers: [HTTPHeader]
         /// The body.
-        public var body: Data
+        package var body: Data
         /// Added latency before anything is sent.
-        public var delay: Duration
+        package var delay: Duration
         /// How the body is delivered.
-        public var delivery: Delivery
+        package var delivery: Delivery
         /// Whether the server closes the connection after this response.
-        public var closesConnection: Bool
+        package var closesConnection: Bool
 
         /// Creates a response.
-        public init(
+        package init(
             status: Int = 200,
             headers: [HTTPHeader] = [],
             body: Data = Data(),
@@ -574,7 +574,7 @@ extension LoopbackServer {
         }
 
         /// A `text/plain` UTF-8 response.
-        public static func text(_ text: String, status: Int = 200) -> Response {
+        package static func text(_ text: String, status: Int = 200) -> Response {
             Response(
                 status: status,
                 headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
@@ -583,27 +583,27 @@ extension LoopbackServer {
         }
 
         /// A redirect to `location` (absolute or relative, sent as is).
-        public static func redirect(to location: String, status: Int = 302) -> Response {
+        package static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [HTTPHeader("Location", location)])
         }
 
         /// A redirect to `url`.
-        public static func redirect(to url: URL, status: Int = 302) -> Response {
+        package static func redirect(to url: URL, status: Int = 302) -> Response {
             redirect(to: url.absoluteString, status: status)
         }
 
         /// A response that never comes.
-        public static var hang: Response { Response(delivery: .hang) }
+        package static var hang: Response { Response(delivery: .hang) }
 
         /// This response, sent after `latency`.
-        public func delayed(by latency: Duration) -> Response {
+        package func delayed(by latency: Duration) -> Response {
             var copy = self
             copy.delay = latency
             return copy
         }
 
         /// This response, delivered as `delivery`.
-        public func delivered(_ delivery: Delivery) -> Response {
+        package func delivered(_ delivery: Delivery) -> Response {
             var copy = self
             copy.delivery = delivery
             return copy
@@ -611,18 +611,18 @@ extension LoopbackServer {
     }
 
     /// The server could not start: which system call failed, and `errno`.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The failing step, e.g. `bind 127.0.0.1:0`.
-        public var operation: String
+        package var operation: String
         /// The `errno` value (0 when not from a system call).
-        public var code: Int32
+        package var code: Int32
 
         init(_ operation: String, _ code: Int32) {
             self.operation = operation
             self.code = code
         }
 
-        public var description: String {
+        package var description: String {
             "loopback server: \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         }
     }

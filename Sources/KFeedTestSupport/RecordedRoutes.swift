@@ -7,34 +7,34 @@ import KFeedBase
 ///
 /// The matching is `ReplayTransport`'s own (routes in order; path, host and query values); a request that no route
 /// matches gets a 404 whose body names it (a live test never gets an empty result by accident).
-public struct RecordedRoutes: Sendable {
+package struct RecordedRoutes: Sendable {
     private let replay: ReplayTransport
 
     /// Loads `Fixtures/replay/<scenario>/routes.json`.
     /// - Throws: `KFeedError` `.replay` when the scenario has no routes file.
-    public init(scenario: String) throws {
+    package init(scenario: String) throws {
         replay = try ReplayTransport(directory: Fixture.replay(scenario))
     }
 
     /// The scenario's answer to a plain search request (no `next_token`).
     /// - Throws: when the scenario cannot be loaded or has no such route.
-    public static func response(_ scenario: String) throws -> LoopbackServer.Response {
+    package static func response(_ scenario: String) throws -> LoopbackServer.Response {
         try RecordedRoutes(scenario: scenario).answer(target: RecentSearchRequest.path)
     }
 
     /// The answer for `request`: the first matching route's, else a 404 naming the request.
-    public func response(for request: LoopbackServer.Request) -> LoopbackServer.Response {
+    package func response(for request: LoopbackServer.Request) -> LoopbackServer.Response {
         (try? answer(target: request.target)) ?? .text("no recorded route for \(request.target)", status: 404)
     }
 
     /// A loopback handler answering from this table.
-    public var handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
+    package var handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
         { [self] request in response(for: request) }
     }
 
     /// A loopback handler for a scenario that also serves its pictures: the search pages' `pbs.twimg.com` URLs point
     /// at the loopback server, and the requests for them are answered by the scenario's `pbs.twimg.com` routes.
-    public var handlerServingImages: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
+    package var handlerServingImages: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
         { [self] request in
             let host = request[header: "Host"] ?? "127.0.0.1"
             guard request.path != RecentSearchRequest.path else {
@@ -68,7 +68,7 @@ extension LoopbackServer {
     /// A handler giving the n-th request the n-th response, and every later request the last one.
     /// - Parameter responses: at least one response.
     /// - Returns: a handler for `with(_:_:)` or `withServer(_:_:)`.
-    public static func sequence(_ responses: [Response]) -> @Sendable (Request) -> Response {
+    package static func sequence(_ responses: [Response]) -> @Sendable (Request) -> Response {
         let counter = RequestCounter()
         return { _ in
             let index = counter.next()

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 import KFeed
 import KFeedImages
 
 /// Writes replay directories for tests: one search answer and one small JPEG for every image URL it names.
-public enum ReplayDirectory {
+package enum ReplayDirectory {
     /// Creates `directory/routes.json` answering the search with `searchBody` (a fixture name, copied in) and every
     /// photo, preview and avatar URL of that body with `image` (or with `imageStatus` and no body).
-    public static func make(
+    package static func make(
         at directory: URL,
         searchFixture: String,
         image: Data,

@@ -1,5 +1,5 @@
-public import Foundation
-public import KFeed
+package import Foundation
+package import KFeed
 import KFeedImages
 
 /// X over time, for tests and the economy benchmark: a recent-search endpoint whose posts keep arriving at a
@@ -11,19 +11,19 @@ import KFeedImages
 /// exists) with id `1859170000000000000 + n × 1000`. Posts are like the feed's: every tenth is sensitive, every
 /// twentieth an animated GIF, every third by one of five prolific authors (the author cap holds some back), and every
 /// 97th shows the photo of the post before it again under its own media key (a repost).
-public final class SimulatedX: HTTPTransport, @unchecked Sendable {
+package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     /// What one UTC day cost.
-    public struct Day: Sendable, Equatable {
+    package struct Day: Sendable, Equatable {
         /// Search requests.
-        public var requests = 0
+        package var requests = 0
         /// Distinct posts returned (what X bills).
-        public var postsRead = 0
+        package var postsRead = 0
     }
 
     /// The first instant the simulation runs at.
-    public let start: Date
+    package let start: Date
     /// New posts per day.
-    public let postsPerDay: Int
+    package let postsPerDay: Int
 
     // `@unchecked Sendable`: every mutable property is touched under `lock` only.
     private let lock = NSLock()
@@ -41,14 +41,14 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
     private static let window: TimeInterval = 7 * 86_400
 
     /// Creates the simulation at `start`.
-    public init(start: Date, postsPerDay: Int) {
+    package init(start: Date, postsPerDay: Int) {
         self.start = start
         self.postsPerDay = max(1, postsPerDay)
         self.clock = start
     }
 
     /// The simulated instant; answers are what X would return at this instant.
-    public var now: Date {
+    package var now: Date {
         get { lock.withLock { clock } }
         set { lock.withLock { clock = newValue } }
     }
@@ -68,31 +68,31 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
     }
 
     /// Posts created in this span never exist: a topic with nothing new.
-    public var silence: Range<Date>? {
+    package var silence: Range<Date>? {
         get { lock.withLock { silent } }
         set { lock.withLock { silent = newValue } }
     }
 
     /// Searches made in this span find nothing (200, `result_count` 0).
-    public var emptySearches: Range<Date>? {
+    package var emptySearches: Range<Date>? {
         get { lock.withLock { empty } }
         set { lock.withLock { empty = newValue } }
     }
 
     /// When true, every search answers 503.
-    public var isFailing: Bool {
+    package var isFailing: Bool {
         get { lock.withLock { failing } }
         set { lock.withLock { failing = newValue } }
     }
 
     /// The query parameters of every search received, in order.
-    public var searchParameters: [[String: String]] { lock.withLock { searches } }
+    package var searchParameters: [[String: String]] { lock.withLock { searches } }
 
     /// Every post number returned, in order, repeats included (a post read twice is billed twice on two days).
-    public var postsReturned: [Int] { lock.withLock { returned } }
+    package var postsReturned: [Int] { lock.withLock { returned } }
 
     /// The cost of each UTC day that saw a request, oldest first (day 0 is `start`'s).
-    public var days: [Day] {
+    package var days: [Day] {
         lock.withLock {
             let last = max(requestsByDay.keys.max() ?? 0, readByDay.keys.max() ?? 0)
             return (0...last).map { Day(requests: requestsByDay[$0] ?? 0, postsRead: readByDay[$0]?.count ?? 0) }
@@ -116,7 +116,7 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
         )
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let path = request.url.path
         if path == RecentSearchRequest.path { return try search(request) }
         if path.hasPrefix("/media/SIM"), let n = Int(path.dropFirst("/media/SIM".count).prefix { $0.isNumber }) {
@@ -136,12 +136,12 @@ public final class SimulatedX: HTTPTransport, @unchecked Sendable {
     }
 
     /// The picture post *n* shows: its own, or for a repost (every 97th post) the one before it.
-    public static func picture(ofPost n: Int) -> Int {
+    package static func picture(ofPost n: Int) -> Int {
         n % 97 == 0 ? n - 1 : n
     }
 
     /// The post number of a media key or post id of the simulation.
-    public static func post(ofID id: String) -> Int? {
+    package static func post(ofID id: String) -> Int? {
         Int(id.split(separator: "_").last ?? "").map { ($0 - firstID) / 1000 }
     }
 

@@ -1,13 +1,13 @@
-public import Foundation
-public import KFeed
-public import KFeedBase
+package import Foundation
+package import KFeed
+package import KFeedBase
 import KFeedImages
 
 /// An `HTTPTransport` that answers from a closure, a script or a recorded scenario, and records every request
 /// (for library tests; integration tests use `CurlTransport` with `LoopbackServer`).
-public final class StubTransport: HTTPTransport, @unchecked Sendable {
+package final class StubTransport: HTTPTransport, @unchecked Sendable {
     /// One scripted answer.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         /// Answer with this status, headers and body.
         case respond(Int, [HTTPHeader], Data)
         /// Fail with this error.
@@ -22,30 +22,30 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     private var handler: (@Sendable (HTTPRequest) async throws -> HTTPResponse)?
 
     /// Creates a transport answering with `handler`.
-    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    package init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         self.handler = handler
     }
 
     /// Creates a transport answering request *n* with step *n*; a request past the script fails.
-    public init(script: [Step]) {
+    package init(script: [Step]) {
         self.steps = script
     }
 
     /// A transport answering from the recorded scenario `Fixtures/replay/<scenario>`.
-    public static func replaying(_ scenario: String) throws -> StubTransport {
+    package static func replaying(_ scenario: String) throws -> StubTransport {
         let replay = try ReplayTransport(directory: Fixture.directory.appendingPathComponent("replay/\(scenario)"))
         return StubTransport { try await replay.send($0) }
     }
 
     /// Every request received, in order.
-    public var requests: [HTTPRequest] { lock.withLock { recorded } }
+    package var requests: [HTTPRequest] { lock.withLock { recorded } }
 
     /// The query parameters of every request received, in order.
-    public func parameters() -> [[String: String]] {
+    package func parameters() -> [[String: String]] {
         requests.map { ReplayTransport.parameters(of: $0.url) }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let step: Step? = lock.withLock {
             recorded.append(request)
             return handler == nil ? (steps.isEmpty ? nil : steps.removeFirst()) : nil
@@ -65,7 +65,7 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
 extension StubTransport {
     /// The kpop search fixture (`recent-search.kpop.json`); each of its photos (`/media/GkP00<id>…`) answered by
     /// `photo(id, request)`, anything else (avatars) with a 96×96 JPEG.
-    public static func kpop(
+    package static func kpop(
         photo: @escaping @Sendable (Int, HTTPRequest) throws -> HTTPResponse
     ) throws -> StubTransport {
         let search = try Fixture.data("recent-search.kpop.json")

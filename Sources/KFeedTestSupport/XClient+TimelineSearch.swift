@@ -1,18 +1,18 @@
-public import KFeed
+package import KFeed
 
 extension XClient {
     /// What the refresher asks of the client, and what it makes of the answer.
-    public struct TimelineSearch: Sendable {
+    package struct TimelineSearch: Sendable {
         /// The merged pages.
-        public var results: SearchResults
+        package var results: SearchResults
         /// The timeline's choice from them.
-        public var selection: Selection
+        package var selection: Selection
         /// The last response's rate-limit figures.
-        public var rateLimit: RateLimit?
+        package var rateLimit: RateLimit?
     }
 
     /// Searches the way `Refresher` does: pages while `builder`'s timeline is not full, then selects.
-    public func search(
+    package func search(
         _ query: RecentSearchQuery,
         for builder: TimelineBuilder,
         sinceID: String? = nil

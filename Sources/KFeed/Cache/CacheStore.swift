@@ -1,6 +1,6 @@
 public import Foundation
 import KFeedBase
-public import KFeedImages
+package import KFeedImages
 
 /// The cache directory's layout (`DESIGN.md` §2) and its one owner: every file name kfeed reads or writes there,
 /// the manifest and state, the commit of a generation, and the sweep's rule.
@@ -20,7 +20,7 @@ public import KFeedImages
 /// ```
 ///
 /// Reading needs nothing but the directory (no token, no transport); readers in other processes (`kfeed current`,
-/// `kfeed serve`, a widget) see the old generation or the new one, whole, because ``commit(_:)`` is the single
+/// `kfeed serve`, a widget) see the old generation or the new one, whole, because `commit(_:)` is the single
 /// atomic step that switches them.
 public struct CacheStore: Sendable {
     /// The cache directory.
@@ -32,9 +32,9 @@ public struct CacheStore: Sendable {
     /// The refresh state's name.
     public static let stateName = "state.json"
     /// The history's name.
-    public static let historyName = "history.json"
+    package static let historyName = "history.json"
     /// The earlier search pages' name.
-    public static let candidatesName = "candidates.json"
+    package static let candidatesName = "candidates.json"
     /// The preview page's name.
     public static let previewName = "preview.html"
     /// The event log's name.
@@ -52,17 +52,17 @@ public struct CacheStore: Sendable {
     // MARK: - Names
 
     /// The post image of `mediaKey` at `size`; nil when the key is not a valid media key (names never come from URLs).
-    public static func imagePath(mediaKey: String, size: ImageSize) -> String? {
+    package static func imagePath(mediaKey: String, size: ImageSize) -> String? {
         Media.isValidKey(mediaKey) ? "images/\(mediaKey)-\(size.width)x\(size.height).jpg" : nil
     }
 
     /// The avatar of user `userID` at `size`; nil when the id is not a valid user id.
-    public static func avatarPath(userID: String, size: ImageSize = .avatar) -> String? {
+    package static func avatarPath(userID: String, size: ImageSize = .avatar) -> String? {
         Post.isValidID(userID) ? "avatars/\(userID)-\(size.width)x\(size.height).jpg" : nil
     }
 
     /// The placeholder image of `size`.
-    public static func placeholderPath(size: ImageSize) -> String {
+    package static func placeholderPath(size: ImageSize) -> String {
         "placeholder-\(size.width)x\(size.height).jpg"
     }
 
@@ -72,7 +72,7 @@ public struct CacheStore: Sendable {
     }
 
     /// The display render of `mediaKey` for profile `profile`, with the file extension `fileExtension`.
-    public static func renderPath(mediaKey: String, profile: String, fileExtension: String) -> String? {
+    package static func renderPath(mediaKey: String, profile: String, fileExtension: String) -> String? {
         Media.isValidKey(mediaKey) ? "renders/\(mediaKey)-\(profile).\(fileExtension)" : nil
     }
 
@@ -104,7 +104,7 @@ public struct CacheStore: Sendable {
     }
 
     /// What the feed has shown; nil when there is no readable history.
-    public func history() -> History? {
+    package func history() -> History? {
         files.read(Self.historyName).flatMap { try? InstantFormat.jsonDecoder().decode(History.self, from: $0) }
     }
 
@@ -181,7 +181,7 @@ public struct CacheStore: Sendable {
     /// Writes `page` to `DIR/preview.html` atomically, replacing a symlink rather than following it.
     /// - Returns: the file's URL.
     /// - Throws: `KFeedError` `.cacheUnwritable` when the directory cannot be written, `.io` for a full disk.
-    public func writePreview(_ page: PreviewPage) throws -> URL {
+    package func writePreview(_ page: PreviewPage) throws -> URL {
         try files.write(Data(page.html.utf8), to: Self.previewName)
         return directory.appendingPathComponent(Self.previewName)
     }
@@ -194,7 +194,7 @@ public struct CacheStore: Sendable {
     // MARK: - Sweeping
 
     /// Every file a manifest names, relative to the directory.
-    public static func files(of manifest: Manifest) -> Set<String> {
+    package static func files(of manifest: Manifest) -> Set<String> {
         var names: Set<String> = []
         for entry in manifest.entries {
             if let image = entry.image { names.insert(image) }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 package import KFeedImages
 
 /// `history.json`: what the feed has shown, so that a post, its media or the same photo reposted under another
@@ -9,23 +9,23 @@ package import KFeedImages
 /// shown. The history is written just before the manifest that it describes, and records of a generation newer
 /// than the committed manifest (a run killed between the two writes) are ignored, so it always matches what was
 /// committed.
-public struct History: Codable, Sendable, Hashable {
+package struct History: Codable, Sendable, Hashable {
     /// One shown entry.
-    public struct Record: Codable, Sendable, Hashable {
+    package struct Record: Codable, Sendable, Hashable {
         /// The post's id.
-        public var postID: String
+        package var postID: String
         /// The media key it showed.
-        public var mediaKey: String
+        package var mediaKey: String
         /// The perceptual hash of its thumbnail (16 hex digits), nil for a placeholder.
-        public var hash: String?
+        package var hash: String?
         /// The colour signature of its thumbnail (base64), nil for a placeholder. Records written before kfeed kept
         /// signatures have none: their pictures are never called the same as a new one (a hash alone cannot tell a
         /// repost from a picture of the same layout).
-        public var signature: String?
+        package var signature: String?
         /// When the entry became current.
-        public var shownAt: Date
+        package var shownAt: Date
         /// The `generated_at` of the timeline that scheduled it.
-        public var generation: Date
+        package var generation: Date
 
         private enum CodingKeys: String, CodingKey {
             case hash, signature
@@ -37,15 +37,15 @@ public struct History: Codable, Sendable, Hashable {
     }
 
     /// The schema version.
-    public var schema = 1
+    package var schema = 1
     /// The records, oldest first.
-    public var records: [Record] = []
+    package var records: [Record] = []
 
     /// The most records kept (100 entries a day for a week, with room to spare).
-    public static let maxRecords = 2_000
+    package static let maxRecords = 2_000
 
     /// An empty history.
-    public init() {}
+    package init() {}
 
     /// The history as it stands for a refresh at `now` that replaces `previous`: records of generations newer
     /// than `previous` (never committed) and records of `previous` whose hour had not begun (never shown) are
@@ -55,7 +55,7 @@ public struct History: Codable, Sendable, Hashable {
     ///   - now: the refresh's instant.
     ///   - window: how long a shown entry stays unusable.
     /// - Returns: the records that still count.
-    public func current(replacing previous: Manifest?, at now: Date, window: TimeInterval) -> History {
+    package func current(replacing previous: Manifest?, at now: Date, window: TimeInterval) -> History {
         var history = self
         history.records.removeAll { record in
             if record.shownAt < now.addingTimeInterval(-window) { return true }
@@ -67,9 +67,9 @@ public struct History: Codable, Sendable, Hashable {
     }
 
     /// Post ids shown in the window.
-    public var postIDs: Set<String> { Set(records.map(\.postID)) }
+    package var postIDs: Set<String> { Set(records.map(\.postID)) }
     /// Media keys shown in the window.
-    public var mediaKeys: Set<String> { Set(records.map(\.mediaKey)) }
+    package var mediaKeys: Set<String> { Set(records.map(\.mediaKey)) }
     /// The pictures shown in the window, with when each was last shown, by media key.
     package var pictures: [String: (identity: PictureIdentity, shownAt: Date)] {
         var pictures: [String: (identity: PictureIdentity, shownAt: Date)] = [:]

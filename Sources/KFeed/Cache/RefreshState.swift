@@ -1,5 +1,5 @@
 public import Foundation
-public import KFeedBase
+package import KFeedBase
 
 /// `state.json`: what the next refresh needs to decide whether it may ask X again, and what went wrong last.
 public struct RefreshState: Codable, Sendable, Hashable {
@@ -27,7 +27,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
     /// The last failure, cleared by a success.
     public var lastError: Failure?
     /// The rate-limit figures of the last response.
-    public var rateLimit: RateLimit?
+    package var rateLimit: RateLimit?
     /// The newest post id the last successful search returned.
     public var sinceID: String?
     /// The `api-version` header of the last search response, when X sent one.
@@ -36,7 +36,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
     public var consecutiveFailures = 0
 
     /// An empty state (no refresh yet).
-    public init() {}
+    package init() {}
 
     private enum CodingKeys: String, CodingKey {
         case schema
@@ -53,7 +53,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
     public static let maxBackoff: TimeInterval = 6 * 3_600
 
     /// The back-off after `failures` consecutive failures: 15 minutes, doubling, at most ``maxBackoff``.
-    public static func backoff(afterFailures failures: Int) -> TimeInterval {
+    package static func backoff(afterFailures failures: Int) -> TimeInterval {
         let exponent = min(max(failures, 1) - 1, 10)
         return min(15 * 60 * pow(2, Double(exponent)), maxBackoff)
     }
@@ -65,7 +65,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
     ///   or a bogus header must not park the feed for years);
     /// - anything else, or a reset already past: the back-off;
     /// and never sooner than ``TimelineBuilder/minimumWait``.
-    public mutating func recordFailure(_ error: KFeedError, now: Date) {
+    package mutating func recordFailure(_ error: KFeedError, now: Date) {
         consecutiveFailures += 1
         let backoff = now.addingTimeInterval(Self.backoff(afterFailures: consecutiveFailures))
         let cap = now.addingTimeInterval(Self.maxBackoff)
@@ -87,7 +87,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
 
     /// Records a success: failures and the retry instant cleared, the manifest's reload date and the newest post
     /// id kept.
-    public mutating func recordSuccess(_ manifest: Manifest, newestPostID: String?) {
+    package mutating func recordSuccess(_ manifest: Manifest, newestPostID: String?) {
         consecutiveFailures = 0
         retryAfter = nil
         lastError = nil

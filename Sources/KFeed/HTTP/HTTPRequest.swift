@@ -1,26 +1,26 @@
-public import Foundation
+package import Foundation
 
 /// One HTTP GET as kfeed sends it: the URL, headers, and the limits that bound its cost.
-public struct HTTPRequest: Sendable, Hashable {
+package struct HTTPRequest: Sendable, Hashable {
     /// The absolute `http` or `https` URL.
-    public var url: URL
+    package var url: URL
     /// Extra request headers, sent in this order.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The largest body accepted, in decoded bytes; a larger one aborts the transfer.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// How many redirects to follow (0 for API requests), only to `http`/`https`.
-    public var maxRedirects: Int
+    package var maxRedirects: Int
     /// How long establishing the connection may take.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// The whole transfer's limit, connection included.
-    public var totalTimeout: Duration
+    package var totalTimeout: Duration
     /// Abort when fewer than `lowSpeedBytesPerSecond` arrive for `lowSpeedTime`.
-    public var lowSpeedBytesPerSecond: Int
+    package var lowSpeedBytesPerSecond: Int
     /// See `lowSpeedBytesPerSecond`.
-    public var lowSpeedTime: Duration
+    package var lowSpeedTime: Duration
 
     /// Creates a request; the defaults suit an API page.
-    public init(
+    package init(
         url: URL,
         headers: [HTTPHeader] = [],
         maxBodyBytes: Int = 4 << 20,
@@ -42,14 +42,14 @@ public struct HTTPRequest: Sendable, Hashable {
 }
 
 /// A header name and value.
-public struct HTTPHeader: Sendable, Hashable {
+package struct HTTPHeader: Sendable, Hashable {
     /// The header's name, as sent or received.
-    public var name: String
+    package var name: String
     /// The header's value.
-    public var value: String
+    package var value: String
 
     /// Creates a header.
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// A complete HTTP response: status, headers and the whole body (within the request's byte cap).
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// The headers of the final response (after redirects), in the order received.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The body, decoded if it was compressed.
-    public var body: Data
+    package var body: Data
     /// The URL that answered (differs from the request's after a redirect).
-    public var url: URL
+    package var url: URL
 
     /// Creates a response.
-    public init(status: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: URL) {
+    package init(status: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: URL) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -20,7 +20,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The first header with this name, compared case-insensitively.
-    public subscript(header name: String) -> String? { headers.value(named: name) }
+    package subscript(header name: String) -> String? { headers.value(named: name) }
 }
 
 extension [HTTPHeader] {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import KFeedBase
 
 /// Answers requests from a recorded directory instead of the network; its format is in `Fixtures/README.md`.
@@ -6,7 +6,7 @@ import KFeedBase
 /// `DIR/routes.json` lists routes, tried in order; the first whose `host` (optional), `path` and every listed
 /// `query` parameter match answers with its `status`, `headers` and the file `body` (relative to `DIR`).
 /// A request no route matches is an error, never an empty answer.
-public struct ReplayTransport: HTTPTransport {
+package struct ReplayTransport: HTTPTransport {
     struct Route: Decodable, Sendable {
         var host: String?
         var path: String
@@ -21,12 +21,12 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     /// The recorded directory.
-    public let directory: URL
+    package let directory: URL
     private let routes: [Route]
 
     /// Loads `DIR/routes.json`.
     /// - Throws: `KFeedError` with code `.replay` when the directory or its routes file is missing or malformed.
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         self.directory = directory
         let file = directory.appendingPathComponent("routes.json")
         let data: Data
@@ -49,7 +49,7 @@ public struct ReplayTransport: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try response(to: request)
     }
 

@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 import KFeedBase
-public import KFeedImages
-public import Logging
+package import KFeedImages
+package import Logging
 
 /// Downloads and downscales images: every download in flight at once through the transport, decodes one per core
 /// and within a memory budget. Each failure becomes a short reason, never an error.
-public struct ImageFetcher: Sendable {
+package struct ImageFetcher: Sendable {
     /// One image to make.
-    public struct Job: Sendable, Hashable {
+    package struct Job: Sendable, Hashable {
         /// Where the result goes, relative to the cache directory (also the job's identity).
-        public var path: String
+        package var path: String
         /// The URLs to try in order.
-        public var candidates: [URL]
+        package var candidates: [URL]
         /// The output size.
-        public var size: ImageSize
+        package var size: ImageSize
 
         /// Creates a job.
-        public init(path: String, candidates: [URL], size: ImageSize) {
+        package init(path: String, candidates: [URL], size: ImageSize) {
             self.path = path
             self.candidates = candidates
             self.size = size
@@ -24,7 +24,7 @@ public struct ImageFetcher: Sendable {
     }
 
     /// What became of a job.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The downscaled JPEG was made and handed to the store.
         case stored
         /// Why there is none ("download failed", "not a JPEG", "image too large"…).
@@ -39,7 +39,7 @@ public struct ImageFetcher: Sendable {
     private let logger: Logger
 
     /// The largest image body accepted, in bytes.
-    public static let maxImageBytes = 20 << 20
+    package static let maxImageBytes = 20 << 20
 
     /// Creates a fetcher.
     /// - Parameters:
@@ -49,7 +49,7 @@ public struct ImageFetcher: Sendable {
     ///     them and caps its connections).
     ///   - decodes: decodes at once (default: one per core).
     ///   - logger: one debug line per failed image.
-    public init(
+    package init(
         transport: any HTTPTransport,
         thumbnailer: JPEGThumbnailer = JPEGThumbnailer(),
         maxDownloads: Int = 64,
@@ -69,7 +69,7 @@ public struct ImageFetcher: Sendable {
     /// longer than its write.
     /// - Returns: one outcome per job path.
     /// - Throws: the first error `store` throws; the jobs still running are cancelled.
-    public func run(
+    package func run(
         _ jobs: [Job],
         storing store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
     ) async throws -> [String: Outcome] {

@@ -1,9 +1,9 @@
-public import Foundation
-public import KFeedImages
+package import Foundation
+package import KFeedImages
 
 /// Which URLs to try for an image: the smallest `pbs.twimg.com` rendition that still covers the target, then
 /// the plain URL; for avatars, `_400x400`, then `_bigger`, then `_normal`.
-public enum ImageRendition {
+package enum ImageRendition {
     /// X's photo renditions by the longest side they fit in (`orig` is unbounded).
     static let photoRenditions: [(name: String, fits: Int)] = [
         ("small", 680), ("medium", 1_200), ("large", 2_048), ("orig", .max),
@@ -16,7 +16,7 @@ public enum ImageRendition {
     ///   - height: the original height, when X gave it.
     ///   - target: the size the image is cropped to.
     /// - Returns: the rendition URL first, then the plain URL; just `url` for other hosts or paths.
-    public static func photoCandidates(for url: URL, width: Int?, height: Int?, target: ImageSize) -> [URL] {
+    package static func photoCandidates(for url: URL, width: Int?, height: Int?, target: ImageSize) -> [URL] {
         guard url.host?.lowercased() == "pbs.twimg.com", url.path.hasPrefix("/media/"),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return [url] }
@@ -50,7 +50,7 @@ public enum ImageRendition {
     }
 
     /// The URLs to try for an avatar: `_400x400`, `_bigger`, `_normal` (X's `profile_image_url` is `_normal`).
-    public static func avatarCandidates(for url: URL) -> [URL] {
+    package static func avatarCandidates(for url: URL) -> [URL] {
         let text = url.absoluteString
         guard let range = text.range(of: "_normal.", options: .backwards) else { return [url] }
         return ["_400x400.", "_bigger.", "_normal."].compactMap {

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// A post joined with its author and media: what the timeline chooses from.
-public struct FeedItem: Sendable, Hashable {
+package struct FeedItem: Sendable, Hashable {
     /// The post.
-    public var post: Post
+    package var post: Post
     /// The author, or nil when `includes.users` lacks them.
-    public var author: User?
+    package var author: User?
     /// The attached media found in `includes.media`, in attachment order.
-    public var media: [Media]
+    package var media: [Media]
     /// Attached media keys that `includes.media` lacks.
-    public var missingMediaKeys: [String]
+    package var missingMediaKeys: [String]
 
     /// Creates a joined item.
-    public init(post: Post, author: User?, media: [Media], missingMediaKeys: [String] = []) {
+    package init(post: Post, author: User?, media: [Media], missingMediaKeys: [String] = []) {
         self.post = post
         self.author = author
         self.media = media
@@ -20,7 +20,7 @@ public struct FeedItem: Sendable, Hashable {
     }
 
     /// The post's public URL: `https://x.com/<username>/status/<id>` (`i/web` when the author is unknown).
-    public var url: URL {
+    package var url: URL {
         let user = author?.username ?? "i/web"
         return URL(string: "https://x.com/\(user)/status/\(post.id)") ?? URL(fileURLWithPath: "/")
     }

@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// A media object from `includes.media`.
-public struct Media: Sendable, Hashable {
+package struct Media: Sendable, Hashable {
     /// What the media is; X may add kinds, which arrive as `.other`.
-    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable, CustomStringConvertible {
         case photo, video, animatedGIF
         case other(String)
 
         /// Creates a kind from X's `type` string.
-        public init(_ type: String) {
+        package init(_ type: String) {
             switch type {
             case "photo": self = .photo
             case "video": self = .video
@@ -18,7 +18,7 @@ public struct Media: Sendable, Hashable {
         }
 
         /// X's `type` string.
-        public var description: String {
+        package var description: String {
             switch self {
             case .photo: "photo"
             case .video: "video"
@@ -29,22 +29,22 @@ public struct Media: Sendable, Hashable {
     }
 
     /// The media key, `<digits>_<digits>`.
-    public var key: String
+    package var key: String
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// The photo URL (photos only).
-    public var url: URL?
+    package var url: URL?
     /// The still preview (videos and GIFs only).
-    public var previewImageURL: URL?
+    package var previewImageURL: URL?
     /// Width in pixels, when X gave it.
-    public var width: Int?
+    package var width: Int?
     /// Height in pixels, when X gave it.
-    public var height: Int?
+    package var height: Int?
     /// The alt text, when the author wrote one.
-    public var altText: String?
+    package var altText: String?
 
     /// Creates a media object.
-    public init(
+    package init(
         key: String,
         kind: Kind,
         url: URL? = nil,
@@ -63,7 +63,7 @@ public struct Media: Sendable, Hashable {
     }
 
     /// Whether `text` is a valid media key (`<digits>_<digits>`), safe to use in a file name.
-    public static func isValidKey(_ text: String) -> Bool {
+    package static func isValidKey(_ text: String) -> Bool {
         let parts = text.split(separator: "_", omittingEmptySubsequences: false)
         return parts.count == 2 && parts.allSatisfy(ContextAnnotation.isDecimalID)
     }

@@ -1,11 +1,11 @@
 /// An entry of a 200 response's `errors`, beside data: something X could not include.
-public struct PartialError: Sendable, Hashable {
+package struct PartialError: Sendable, Hashable {
     /// X's title, e.g. "Authorization Error".
-    public var title: String
+    package var title: String
     /// X's detail.
-    public var detail: String
+    package var detail: String
     /// What kind of resource is missing (`user`, `media`, `tweet`).
-    public var resourceType: String?
+    package var resourceType: String?
     /// Its id.
-    public var resourceID: String?
+    package var resourceID: String?
 }

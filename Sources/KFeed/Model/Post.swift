@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 
 /// A post from `data`, before the join.
-public struct Post: Sendable, Hashable {
+package struct Post: Sendable, Hashable {
     /// The post id (decimal digits, at most 19).
-    public var id: String
+    package var id: String
     /// The text, possibly with Hangul, emoji or any other script.
-    public var text: String
+    package var text: String
     /// The author's user id.
-    public var authorID: String?
+    package var authorID: String?
     /// When the post was created.
-    public var createdAt: Date?
+    package var createdAt: Date?
     /// Whether X flags the post as possibly sensitive.
-    public var isPossiblySensitive: Bool
+    package var isPossiblySensitive: Bool
     /// The attached media keys, in display order.
-    public var mediaKeys: [String]
+    package var mediaKeys: [String]
 
     /// Creates a post.
-    public init(
+    package init(
         id: String,
         text: String,
         authorID: String? = nil,
@@ -33,7 +33,7 @@ public struct Post: Sendable, Hashable {
     }
 
     /// Whether `text` is a valid post or user id: 1…19 decimal digits.
-    public static func isValidID(_ text: String) -> Bool {
+    package static func isValidID(_ text: String) -> Bool {
         ContextAnnotation.isDecimalID(Substring(text))
     }
 }

@@ -2,26 +2,26 @@ package import Foundation
 import KFeedBase
 
 /// The pages of one search merged: posts in API order (newest first), includes joined by dictionary.
-public struct SearchResults: Sendable {
+package struct SearchResults: Sendable {
     /// Posts of every page, in the order received, without repeats.
-    public private(set) var posts: [Post] = []
+    package private(set) var posts: [Post] = []
     /// Users of every page's `includes.users`, by id.
-    public private(set) var users: [String: User] = [:]
+    package private(set) var users: [String: User] = [:]
     /// Media of every page's `includes.media`, by key.
-    public private(set) var media: [String: Media] = [:]
+    package private(set) var media: [String: Media] = [:]
     /// Partial errors that came beside data (they are data, not failure).
-    public private(set) var partialErrors: [PartialError] = []
+    package private(set) var partialErrors: [PartialError] = []
     /// The token of the next page, nil after the last page.
-    public private(set) var nextToken: String?
+    package private(set) var nextToken: String?
     /// How many pages were merged.
-    public private(set) var pageCount = 0
+    package private(set) var pageCount = 0
     /// Elements dropped because they did not decode or carried invalid ids.
-    public private(set) var droppedElements = 0
+    package private(set) var droppedElements = 0
 
     private var seenPostIDs: Set<String> = []
 
     /// An empty result.
-    public init() {}
+    package init() {}
 
     /// Decodes a response body and merges it.
     /// - Throws: `KFeedError` with code `.apiResponse` when the body is not JSON, or holds only `errors`.
@@ -110,7 +110,7 @@ public struct SearchResults: Sendable {
     }
 
     /// Every post joined with its author and media, in API order.
-    public var feedItems: [FeedItem] {
+    package var feedItems: [FeedItem] {
         posts.map { post in
             var found: [Media] = []
             var missing: [String] = []

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// A post's author, from `includes.users`.
-public struct User: Sendable, Hashable, Codable {
+package struct User: Sendable, Hashable, Codable {
     /// The user id (decimal digits).
-    public var id: String
+    package var id: String
     /// The display name.
-    public var name: String
+    package var name: String
     /// The handle without `@` (`[A-Za-z0-9_]{1,15}`).
-    public var username: String
+    package var username: String
     /// The avatar URL as X gives it (the 48×48 `_normal` rendition).
-    public var profileImageURL: URL?
+    package var profileImageURL: URL?
 
     /// Creates a user.
-    public init(id: String, name: String, username: String, profileImageURL: URL? = nil) {
+    package init(id: String, name: String, username: String, profileImageURL: URL? = nil) {
         self.id = id
         self.name = name
         self.username = username
@@ -20,7 +20,7 @@ public struct User: Sendable, Hashable, Codable {
     }
 
     /// Whether `text` is a valid X username.
-    public static func isValidUsername(_ text: String) -> Bool {
+    package static func isValidUsername(_ text: String) -> Bool {
         (1...15).contains(text.utf8.count)
             && text.utf8.allSatisfy { byte in
                 switch byte {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import KFeedImages
 
 /// `preview.html`: a timeline as widget-sized cards, one self-contained page that works offline from the cache
@@ -7,17 +7,17 @@ import KFeedImages
 /// Everything from outside (post text, names, alt text, the query) is HTML-escaped; a Content-Security-Policy
 /// forbids scripts; only `https://x.com/…` URLs become links and only relative paths that stay inside the cache
 /// directory become images. The page is a pure function of its inputs.
-public struct PreviewPage: Sendable {
+package struct PreviewPage: Sendable {
     /// The timeline shown.
-    public var manifest: Manifest
+    package var manifest: Manifest
     /// The instant that decides which entry is current and which are past.
-    public var now: Date
+    package var now: Date
     /// The zone times are shown in (the viewer's local zone), each with its UTC offset.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
 
     /// The policy the page declares: nothing may load but images from the page's own origin and its inline styles.
     /// (A constant with no `"` or `<`, written into the attribute as is.)
-    public static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
     /// The longest post text a card shows, in characters (CSS clamps it to a few lines as well).
@@ -28,7 +28,7 @@ public struct PreviewPage: Sendable {
     ///   - manifest: the timeline, as read from `timeline.json`.
     ///   - now: the instant that decides the current entry (`Manifest.currentEntryIndex(at:)`) and the past ones.
     ///   - timeZone: the zone every time is shown in, with its offset; the UTC instant is kept in `<time datetime>`.
-    public init(manifest: Manifest, now: Date, timeZone: TimeZone) {
+    package init(manifest: Manifest, now: Date, timeZone: TimeZone) {
         self.manifest = manifest
         self.now = now
         self.timeZone = timeZone
@@ -50,7 +50,7 @@ public struct PreviewPage: Sendable {
     }
 
     /// The whole document.
-    public var html: String {
+    package var html: String {
         let size = manifest.size
         let title = "kfeed preview · \(manifest.entries.count) entries"
         var page = """

@@ -7,7 +7,7 @@ public import Logging
 /// commits the generation to the cache, one run at a time.
 ///
 /// One refresh flows one way: the CLI (or the server) asks ``refresh(now:force:)``; the refresher asks the
-/// ``XClient`` for posts, the ``TimelineBuilder`` for the entries, the ``ImageFetcher`` for the files the cache
+/// `XClient` for posts, the `TimelineBuilder` for the entries, the `ImageFetcher` for the files the cache
 /// lacks, and the ``CacheStore`` to commit. Due-ness is decided here only: once before the lock (reading, so that
 /// a run with nothing to do writes nothing and opens no token or network library) and once under it. The client
 /// and fetcher are made by `connect` only when a refresh is due.
@@ -41,7 +41,7 @@ public struct Refresher: Sendable {
         /// The validated query.
         public var query: RecentSearchQuery
         /// Selection and schedule.
-        public var builder: TimelineBuilder
+        package var builder: TimelineBuilder
         /// The widget image size.
         public var size: ImageSize
         /// How long a shown post, media key or picture stays unusable (`--no-repeat-days`); zero keeps no history.
@@ -54,7 +54,51 @@ public struct Refresher: Sendable {
         public var timeZone: TimeZone
 
         /// Creates a plan.
+        /// - Parameters:
+        ///   - query: what to search.
+        ///   - entries: how many entries the timeline has at most (1…100; `--entries`).
+        ///   - interval: the time between entries (`--interval`).
+        ///   - policy: when the timeline asks for the next one (`--policy`).
+        ///   - size: the widget image size (`--size`).
+        ///   - allowsSensitive: keep posts flagged `possibly_sensitive` (`--allow-sensitive`).
+        ///   - usesVideoPreviews: use the still preview of videos and GIFs (`--video-previews`).
+        ///   - noRepeatWindow: how long a shown post or picture stays unusable (`--no-repeat-days`); zero keeps no
+        ///     history.
+        ///   - profiles: the display renders made for every entry (`--profile`).
+        ///   - captions: whether renders carry the caption band.
+        ///   - timeZone: the zone the renders' hours are shown in.
         public init(
+            query: RecentSearchQuery = .default,
+            entries: Int = 24,
+            interval: Interval = .hour,
+            policy: ReloadPolicy = .atEnd,
+            size: ImageSize = .small,
+            allowsSensitive: Bool = false,
+            usesVideoPreviews: Bool = false,
+            noRepeatWindow: TimeInterval = 7 * 86_400,
+            profiles: [DisplayProfile] = [],
+            captions: Bool = true,
+            timeZone: TimeZone = .gmt
+        ) {
+            self.init(
+                query: query,
+                builder: TimelineBuilder(
+                    entryCount: entries,
+                    interval: interval,
+                    policy: policy,
+                    allowsSensitive: allowsSensitive,
+                    usesVideoPreviews: usesVideoPreviews
+                ),
+                size: size,
+                noRepeatWindow: noRepeatWindow,
+                profiles: profiles,
+                captions: captions,
+                timeZone: timeZone
+            )
+        }
+
+        /// Creates a plan around a builder (its selection settings and schedule).
+        package init(
             query: RecentSearchQuery,
             builder: TimelineBuilder,
             size: ImageSize,
@@ -79,17 +123,50 @@ public struct Refresher: Sendable {
         }
     }
 
-    /// What a due refresh talks to: made only when a refresh is due.
+    /// What a due refresh talks to (the search client and the image fetcher): made only when a refresh is due.
     public struct Connection: Sendable {
         /// The search client.
-        public var client: XClient
+        package var client: XClient
         /// Fetches and downscales images.
-        public var images: ImageFetcher
+        package var images: ImageFetcher
 
         /// Creates a connection.
-        public init(client: XClient, images: ImageFetcher) {
+        package init(client: XClient, images: ImageFetcher) {
             self.client = client
             self.images = images
+        }
+
+        /// The live X API over libcurl.
+        /// - Parameters:
+        ///   - token: the app's bearer token.
+        ///   - logger: progress lines at debug level.
+        /// - Returns: the connection.
+        /// - Throws: `KFeedError` `.transport` when libcurl cannot start.
+        public static func x(token: BearerToken, logger: Logger = Logger(label: "kfeed")) throws -> Connection {
+            try Connection(transport: CurlTransport(), token: token, logger: logger)
+        }
+
+        /// Recorded responses instead of the network (offline: no token, no request leaves the machine), from a
+        /// directory such as `Fixtures/replay/sample`.
+        /// - Returns: the connection.
+        /// - Throws: `KFeedError` `.replay` when the directory holds no recording.
+        public static func replay(from directory: URL, logger: Logger = Logger(label: "kfeed")) throws -> Connection {
+            try Connection(transport: ReplayTransport(directory: directory), token: nil, logger: logger)
+        }
+
+        /// A client and a fetcher sharing `transport`.
+        package init(
+            transport: any HTTPTransport,
+            token: BearerToken?,
+            baseURL: URL = XClient.Configuration.defaultBaseURL,
+            pageBudget: Int = 3,
+            logger: Logger
+        ) {
+            let configuration = XClient.Configuration(baseURL: baseURL, bearerToken: token, pageBudget: pageBudget)
+            self.init(
+                client: XClient(configuration: configuration, transport: transport, logger: logger),
+                images: ImageFetcher(transport: transport, logger: logger)
+            )
         }
     }
 

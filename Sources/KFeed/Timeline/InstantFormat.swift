@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// Instants as the manifest writes them: ISO 8601 in UTC (`2026-11-22T09:00:00Z`), milliseconds only when present;
 /// and as HTTP headers carry them (`Sun, 22 Nov 2026 09:00:00 GMT`).
 ///
 /// Done with plain calendar arithmetic rather than `ISO8601DateFormatter`: every cron run and widget read parses
 /// dozens of these, and building ICU formatters dominated their start-up time.
-public enum InstantFormat {
+package enum InstantFormat {
     /// Formats `date` in UTC. Instants outside the years 0000…9999 (which `date(from:)` reads back) are clamped to
     /// them, and NaN formats as the earliest, so that any `Date`, however it was made, formats.
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
         let clamped = interval.isNaN ? earliestSeconds : min(max(interval, earliestSeconds), latestSeconds)
         let milliseconds = Int64((clamped * 1_000).rounded(.down))
@@ -23,7 +23,7 @@ public enum InstantFormat {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or an offset `±HH:MM`;
     /// nil for anything else (in particular a date without a zone).
-    public static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
@@ -66,7 +66,7 @@ public enum InstantFormat {
 
     /// `date` (whole seconds, rounded down; clamped as ``string(from:)`` clamps) as an HTTP date, IMF-fixdate
     /// (`Sun, 22 Nov 2026 09:00:00 GMT`), as `Last-Modified` and `Date` headers carry it.
-    public static func httpDate(from date: Date) -> String {
+    package static func httpDate(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
         let clamped = interval.isNaN ? earliestSeconds : min(max(interval, earliestSeconds), latestSeconds)
         let seconds = Int64(clamped.rounded(.down))
@@ -80,7 +80,7 @@ public enum InstantFormat {
     /// Parses an HTTP date in its one current form, IMF-fixdate (`Sun, 22 Nov 2026 09:00:00 GMT`, RFC 9110 §5.6.7),
     /// as `Date` and `Retry-After` headers carry it; nil for anything else. The day name must be one, but it is
     /// redundant with the date and not checked against it.
-    public static func date(fromHTTPDate text: String) -> Date? {
+    package static func date(fromHTTPDate text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == space, bytes[7] == space,
             bytes[11] == space, bytes[16] == space, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
@@ -104,7 +104,7 @@ public enum InstantFormat {
     private static let latestSeconds = 253_402_300_799.999
 
     /// A JSON encoder writing instants as `InstantFormat` strings, pretty-printed with sorted keys (the cache's files).
-    public static func jsonEncoder() -> JSONEncoder {
+    package static func jsonEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -115,7 +115,7 @@ public enum InstantFormat {
     }
 
     /// A JSON decoder reading instants written by `jsonEncoder()` (or any ISO 8601 instant with a zone).
-    public static func jsonDecoder() -> JSONDecoder {
+    package static func jsonDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -1,6 +1,13 @@
 public import Foundation
 
 extension Manifest {
+    /// The entry whose interval covers `date`: the last entry dated at or before it, if `date` is before that
+    /// entry's end (its date plus the interval).
+    public func currentEntryIndex(at date: Date) -> Int? {
+        guard let index = entries.lastIndex(where: { $0.date <= date }) else { return nil }
+        return date < entries[index].date.addingTimeInterval(interval.seconds) ? index : nil
+    }
+
     /// The entry to show at `date` when none covers it (`DESIGN.md` §5: stale, never blank): the last entry whose
     /// hour has begun (the one whose hour passed most recently), else the first; nil for an empty timeline.
     public func lastEntryIndex(at date: Date) -> Int? {

@@ -81,7 +81,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         private var repeatMark: Bool?
 
         /// Creates an entry for a chosen post; image paths are set when images are fetched.
-        public init(date: Date, item: FeedItem, media: Media) {
+        package init(date: Date, item: FeedItem, media: Media) {
             self.date = date
             self.tweetID = item.post.id
             self.text = item.post.text

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import KFeedImages
 
 #if canImport(Glibc)
@@ -7,21 +7,21 @@ import KFeedImages
 
 /// The human-readable schedule: a header (query, policy, reload date), then one line per entry.
 /// Times print in `timeZone` with their offset, so the repeated hour at a daylight-saving change reads as two lines.
-public struct ScheduleText: Sendable {
+package struct ScheduleText: Sendable {
     /// The UTC offset, in seconds, of the zone times print in, at a given instant.
-    public var offset: @Sendable (Date) -> Int
+    package var offset: @Sendable (Date) -> Int
     /// The instant that decides which entry is current and how long ago/until things are; nil to leave it out.
-    public var now: Date?
+    package var now: Date?
 
     /// Creates a formatter.
-    public init(timeZone: TimeZone, now: Date? = nil) {
+    package init(timeZone: TimeZone, now: Date? = nil) {
         self.offset = { timeZone.secondsFromGMT(for: $0) }
         self.now = now
     }
 
     /// A formatter for the process's local zone (`TZ`, else `/etc/localtime`), read through the C library's
     /// `localtime_r` rather than ICU, whose zone data costs more start-up time than printing a whole schedule.
-    public static func systemLocal(now: Date? = nil) -> ScheduleText {
+    package static func systemLocal(now: Date? = nil) -> ScheduleText {
         var text = ScheduleText(timeZone: .gmt, now: now)
         text.offset = { date in
             var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
@@ -33,7 +33,7 @@ public struct ScheduleText: Sendable {
     }
 
     /// `2026-11-22 09:00 +09:00` in the formatter's zone.
-    public func localTime(_ date: Date) -> String {
+    package func localTime(_ date: Date) -> String {
         let offset = self.offset(date)
         let local = InstantFormat.fields(ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset))
         let two = { InstantFormat.padded($0) }
@@ -42,7 +42,7 @@ public struct ScheduleText: Sendable {
     }
 
     /// `09:00`, the 24-hour clock time of `date` in the formatter's zone (captions, widgets).
-    public func clockTime(_ date: Date) -> String {
+    package func clockTime(_ date: Date) -> String {
         let local = InstantFormat.fields(
             ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset(date))
         )
@@ -50,7 +50,7 @@ public struct ScheduleText: Sendable {
     }
 
     /// The whole schedule, one string per line.
-    public func lines(for manifest: Manifest) -> [String] {
+    package func lines(for manifest: Manifest) -> [String] {
         var lines = ["query    \(manifest.query)"]
         var generated = "made     \(localTime(manifest.generatedAt))"
         if let now { generated += " (\(Self.relative(manifest.generatedAt, to: now)))" }
@@ -84,7 +84,7 @@ public struct ScheduleText: Sendable {
     }
 
     /// "3 h ago", "in 20 h", "in 5 min", "just now".
-    public static func relative(_ date: Date, to now: Date) -> String {
+    package static func relative(_ date: Date, to now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         let magnitude = abs(seconds)
         let amount: String
@@ -95,14 +95,5 @@ public struct ScheduleText: Sendable {
         default: amount = "\(Int(magnitude / 86_400)) d"
         }
         return seconds < 0 ? "\(amount) ago" : "in \(amount)"
-    }
-}
-
-extension Manifest {
-    /// The entry whose interval covers `date`: the last entry dated at or before it, if `date` is before that
-    /// entry's end (its date plus the interval).
-    public func currentEntryIndex(at date: Date) -> Int? {
-        guard let index = entries.lastIndex(where: { $0.date <= date }) else { return nil }
-        return date < entries[index].date.addingTimeInterval(interval.seconds) ? index : nil
     }
 }

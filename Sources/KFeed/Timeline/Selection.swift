@@ -1,25 +1,25 @@
 /// The posts a timeline uses, and why each other post was not used.
-public struct Selection: Sendable {
+package struct Selection: Sendable {
     /// A chosen post and the media that represents it.
-    public struct Choice: Sendable, Hashable {
+    package struct Choice: Sendable, Hashable {
         /// The joined post.
-        public var item: FeedItem
+        package var item: FeedItem
         /// The media the entry shows (the first usable one in attachment order).
-        public var media: Media
+        package var media: Media
     }
 
     /// A post not used, and why.
-    public struct Skip: Sendable, Hashable {
+    package struct Skip: Sendable, Hashable {
         /// The post's id.
-        public var postID: String
+        package var postID: String
         /// Why it was not used.
-        public var reason: SkipReason
+        package var reason: SkipReason
     }
 
     /// The chosen posts, newest first.
-    public var chosen: [Choice]
+    package var chosen: [Choice]
     /// Every other post, in API order.
-    public var skipped: [Skip]
+    package var skipped: [Skip]
     /// Whether the timeline has all its entries.
-    public var isFull: Bool
+    package var isFull: Bool
 }

@@ -1,5 +1,5 @@
 /// Why a post was not used in the timeline.
-public enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case noMedia = "no media"
     case mediaMissingFromIncludes = "media missing from includes"
     case videoWithoutPreviews = "video or GIF without --video-previews"
@@ -11,5 +11,5 @@ public enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case timelineFull = "timeline already full"
     case shownRecently = "shown within the no-repeat window"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,31 +1,31 @@
-public import Foundation
-public import KFeedImages
+package import Foundation
+package import KFeedImages
 
 /// Chooses posts for the timeline and dates them: newest first, one post per entry, entry *i* at `now + i × interval`.
-public struct TimelineBuilder: Sendable {
+package struct TimelineBuilder: Sendable {
     /// How many entries the timeline has at most (1…100).
-    public var entryCount: Int
+    package var entryCount: Int
     /// The time between entries.
-    public var interval: Interval
+    package var interval: Interval
     /// When the widget should ask again.
-    public var policy: ReloadPolicy
+    package var policy: ReloadPolicy
     /// Keep posts flagged `possibly_sensitive`.
-    public var allowsSensitive: Bool
+    package var allowsSensitive: Bool
     /// Use the still preview of videos and GIFs.
-    public var usesVideoPreviews: Bool
+    package var usesVideoPreviews: Bool
     /// No author gets more entries than this while other authors' usable posts remain.
-    public var maxEntriesPerAuthor: Int
+    package var maxEntriesPerAuthor: Int
     /// Posts not to use again (shown within the no-repeat window).
-    public var shownPostIDs: Set<String> = []
+    package var shownPostIDs: Set<String> = []
     /// Media not to use again (shown within the no-repeat window); a post falls back to its next usable media.
-    public var shownMediaKeys: Set<String> = []
+    package var shownMediaKeys: Set<String> = []
 
     /// The shortest wait before a timeline is due again, and before a failed refresh is retried: no answer, however
     /// short or empty, makes the next cron run ask again (`DESIGN.md` §7).
-    public static let minimumWait: TimeInterval = 15 * 60
+    package static let minimumWait: TimeInterval = 15 * 60
 
     /// Creates a builder; the defaults are the contract's.
-    public init(
+    package init(
         entryCount: Int = 24,
         interval: Interval = .hour,
         policy: ReloadPolicy = .atEnd,
@@ -46,7 +46,7 @@ public struct TimelineBuilder: Sendable {
     ///   - items: joined posts, newest first (API order).
     ///   - isExhausted: no more pages will come; only then is the per-author cap relaxed to fill the timeline.
     /// - Returns: the chosen posts, newest first, and a reason for every other post.
-    public func selection(from items: [FeedItem], isExhausted: Bool) -> Selection {
+    package func selection(from items: [FeedItem], isExhausted: Bool) -> Selection {
         var chosen: [(index: Int, choice: Selection.Choice)] = []
         var heldBack: [(index: Int, choice: Selection.Choice)] = []
         var reasons: [Int: SkipReason] = [:]
@@ -104,7 +104,7 @@ public struct TimelineBuilder: Sendable {
 
     /// How many more usable posts a full timeline needs after `items` (0 when it is full): what a search
     /// still wants after each page.
-    public func postsStillWanted(after items: [FeedItem]) -> Int {
+    package func postsStillWanted(after items: [FeedItem]) -> Int {
         entryCount - selection(from: items, isExhausted: false).chosen.count
     }
 
@@ -147,7 +147,7 @@ public struct TimelineBuilder: Sendable {
     ///   - size: the widget image size the entries' images are made for.
     ///   - now: the first entry's date.
     /// - Returns: the manifest, without image paths.
-    public func manifest(for selection: Selection, query: RecentSearchQuery, size: ImageSize, now: Date) -> Manifest {
+    package func manifest(for selection: Selection, query: RecentSearchQuery, size: ImageSize, now: Date) -> Manifest {
         let entries = selection.chosen.map { Manifest.Entry(date: now, item: $0.item, media: $0.media) }
         return manifest(scheduling: entries, query: query, size: size, now: now)
     }
@@ -160,7 +160,7 @@ public struct TimelineBuilder: Sendable {
     ///   - size: the widget image size the entries' images are made for.
     ///   - now: the first entry's date.
     /// - Returns: the manifest.
-    public func manifest(
+    package func manifest(
         scheduling entries: [Manifest.Entry],
         query: RecentSearchQuery,
         size: ImageSize,

@@ -1,15 +1,15 @@
-public import Foundation
+package import Foundation
 
 /// The rate-limit figures X sends with every response (`x-rate-limit-*`, and the optional 24-hour ones).
-public struct RateLimit: Sendable, Hashable, Codable {
+package struct RateLimit: Sendable, Hashable, Codable {
     /// Requests allowed per window.
-    public var limit: Int?
+    package var limit: Int?
     /// Requests left in the window.
-    public var remaining: Int?
+    package var remaining: Int?
     /// When the window resets.
-    public var reset: Date?
+    package var reset: Date?
     /// Requests left today for the app (`x-app-limit-24hour-remaining`), when sent.
-    public var appRemaining24Hours: Int?
+    package var appRemaining24Hours: Int?
 
     private enum CodingKeys: String, CodingKey {
         case limit, remaining, reset
@@ -17,7 +17,7 @@ public struct RateLimit: Sendable, Hashable, Codable {
     }
 
     /// Reads the headers of a response; nil when it carries none.
-    public init?(headers response: HTTPResponse) {
+    package init?(headers response: HTTPResponse) {
         limit = response[header: "x-rate-limit-limit"].flatMap { Int($0) }
         remaining = response[header: "x-rate-limit-remaining"].flatMap { Int($0) }
         // Epoch seconds; anything else (NaN, infinity, `1e300`, before 1970 or past 9999) is no reset at all.

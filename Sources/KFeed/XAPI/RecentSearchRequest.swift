@@ -1,23 +1,23 @@
-public import Foundation
+package import Foundation
 
 /// One page request of `GET /2/tweets/search/recent`, with exactly the fields and expansions kfeed reads.
-public struct RecentSearchRequest: Sendable, Hashable {
+package struct RecentSearchRequest: Sendable, Hashable {
     /// The validated query.
-    public var query: RecentSearchQuery
+    package var query: RecentSearchQuery
     /// Posts per page, 10…100 (X's limits).
-    public var maxResults: Int
+    package var maxResults: Int
     /// The page to continue from (`meta.next_token` of the previous page).
-    public var nextToken: String?
+    package var nextToken: String?
     /// Only posts newer than this id (kept the same while following `nextToken`).
-    public var sinceID: String?
+    package var sinceID: String?
     /// Only posts older than this id (kept the same while following `nextToken`).
-    public var untilID: String?
+    package var untilID: String?
 
     /// The API path.
-    public static let path = "/2/tweets/search/recent"
+    package static let path = "/2/tweets/search/recent"
 
     /// The parameters kfeed always sends, in order: expansions and fields for the join.
-    public static let fieldParameters: [(String, String)] = [
+    package static let fieldParameters: [(String, String)] = [
         ("expansions", "attachments.media_keys,author_id"),
         ("tweet.fields", "attachments,author_id,created_at,possibly_sensitive,lang"),
         ("media.fields", "url,preview_image_url,type,width,height,alt_text"),
@@ -25,7 +25,7 @@ public struct RecentSearchRequest: Sendable, Hashable {
     ]
 
     /// Creates a request; `maxResults` is clamped to 10…100.
-    public init(
+    package init(
         query: RecentSearchQuery,
         maxResults: Int,
         nextToken: String? = nil,
@@ -41,12 +41,12 @@ public struct RecentSearchRequest: Sendable, Hashable {
 
     /// The page size for `entries` usable posts: the entries plus a quarter again as margin for unusable posts,
     /// less the `spare` usable posts the caller already holds, clamped to 10…100 (search bills per post read).
-    public static func pageSize(forEntries entries: Int, spare: Int = 0) -> Int {
+    package static func pageSize(forEntries entries: Int, spare: Int = 0) -> Int {
         min(100, max(10, entries + max(0, (entries + 3) / 4 - max(0, spare))))
     }
 
     /// The query parameters in the order they are sent (unencoded).
-    public var parameters: [(String, String)] {
+    package var parameters: [(String, String)] {
         var parameters = [("query", query.text), ("max_results", String(maxResults))] + Self.fieldParameters
         if let sinceID { parameters.append(("since_id", sinceID)) }
         if let untilID { parameters.append(("until_id", untilID)) }
@@ -56,7 +56,7 @@ public struct RecentSearchRequest: Sendable, Hashable {
 
     /// The full URL on `baseURL` (for example `https://api.x.com`), every value percent-encoded
     /// so that `+`, `&`, `=`, `#`, quotes and non-ASCII reach the server exactly as written.
-    public func url(baseURL: URL) -> URL {
+    package func url(baseURL: URL) -> URL {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         let query = parameters.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")

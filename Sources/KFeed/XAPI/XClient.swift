@@ -1,33 +1,33 @@
-public import Foundation
+package import Foundation
 package import KFeedBase
-public import Logging
+package import Logging
 
 /// The recent-search client: pages while the caller wants more posts and the page budget allows, turns X's
 /// answers into results or the contract's errors, and retries what is temporary with bounded back-off. It knows
 /// nothing of timelines.
-public struct XClient: Sendable {
+package struct XClient: Sendable {
     /// Where and how to search.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The API host, `https://api.x.com` unless tests or `--api-base` say otherwise.
-        public var baseURL: URL
+        package var baseURL: URL
         /// The token; nil only for replay, which needs none.
-        public var bearerToken: BearerToken?
+        package var bearerToken: BearerToken?
         /// How many pages one search may read at most.
-        public var pageBudget: Int
+        package var pageBudget: Int
         /// How many tries a page gets on 5xx and network errors.
-        public var maxTries: Int
+        package var maxTries: Int
         /// The longest total wait between tries of one page.
-        public var maxTotalBackoff: Duration
+        package var maxTotalBackoff: Duration
         /// The wait before the second try; it doubles for each further try.
-        public var initialBackoff: Duration
+        package var initialBackoff: Duration
         /// Bounds on each page request.
-        public var requestTimeout: Duration
+        package var requestTimeout: Duration
 
         /// The production API host.
-        public static let defaultBaseURL = URL(string: "https://api.x.com") ?? URL(fileURLWithPath: "/")
+        package static let defaultBaseURL = URL(string: "https://api.x.com") ?? URL(fileURLWithPath: "/")
 
         /// Creates a configuration.
-        public init(
+        package init(
             baseURL: URL = Self.defaultBaseURL,
             bearerToken: BearerToken? = nil,
             pageBudget: Int = 3,
@@ -47,20 +47,20 @@ public struct XClient: Sendable {
     }
 
     /// What one search produced.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The merged pages.
-        public var results: SearchResults
+        package var results: SearchResults
         /// The rate-limit figures of the last response.
-        public var rateLimit: RateLimit?
+        package var rateLimit: RateLimit?
         /// The `api-version` header of the last response, when X sent one.
-        public var apiVersion: String?
+        package var apiVersion: String?
         /// Every page: its body as X sent it (what a later refresh may still choose from), and as decoded (so that
         /// no one decodes a body twice).
         var pages: [(body: Data, decoded: SearchPage)] = []
     }
 
     /// The configuration.
-    public var configuration: Configuration
+    package var configuration: Configuration
     private let transport: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
@@ -71,7 +71,7 @@ public struct XClient: Sendable {
     ///   - transport: `CurlTransport` live, `ReplayTransport` offline.
     ///   - sleep: waits between tries (tests pass one that records instead of waiting).
     ///   - logger: one debug line per request and retry; never the token.
-    public init(
+    package init(
         configuration: Configuration,
         transport: any HTTPTransport,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -85,7 +85,7 @@ public struct XClient: Sendable {
 
     /// The first page's request for a search that wants `count` posts: the one place it is built (`kfeed query`
     /// prints it).
-    public static func firstRequest(
+    package static func firstRequest(
         for query: RecentSearchQuery,
         wanting count: Int,
         spare: Int = 0,
@@ -112,7 +112,7 @@ public struct XClient: Sendable {
     /// - Returns: the merged pages and the last response's rate-limit figures and API version.
     /// - Throws: `KFeedError` classified by the contract's exit codes; `.apiResponse` when X dropped fields kfeed
     ///   asked for and needs.
-    public func search(
+    package func search(
         _ query: RecentSearchQuery,
         wanting count: Int,
         spare: Int = 0,
