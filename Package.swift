@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The feeds file (`kfeed.toml`): toml++ behind a Swift API, so no TOML parsing of kfeed's own.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Tests only: a clock the tests move by hand, so that deadlines run out without waiting.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
@@ -91,6 +93,7 @@ let package = Package(
                 "KFeed", "KFeedBase", "KFeedImages", "KFeedServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(

@@ -10,6 +10,24 @@ struct GlobalOptions: ParsableArguments {
     var cacheDirectory: String?
 
     @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "The feeds file (default: KFEED_CONFIG, else ~/.config/kfeed/kfeed.toml when it exists).",
+            valueName: "path"
+        )
+    )
+    var config: String?
+
+    @Option(
+        name: .customLong("feed"),
+        help: ArgumentHelp(
+            "With a feeds file: the feed to use (refresh and status: repeat for several; default all, else the first).",
+            valueName: "name"
+        )
+    )
+    var feedNames: [String] = []
+
+    @Option(
         name: .customLong("context"),
         help: ArgumentHelp("A context annotation DOMAIN.ENTITY; repeat to OR several.", valueName: "d.e")
     )
@@ -115,8 +133,25 @@ struct GlobalOptions: ParsableArguments {
     /// Reads the environment and `./.env`, resolves the settings, and assembles the library's pieces from them.
     /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`, invalid values or queries.
     func feed() throws -> Feed {
+        if let feeds = try feeds() { return try feeds.feed(named: feedNames.first) }
         let environment = try SettingsEnvironment.load()
         return Feed(settings: try settings(environment: environment), environment: environment)
+    }
+
+    /// The feeds file's feeds, when there is a feeds file (`--config`, `KFEED_CONFIG`, or the default path).
+    /// - Throws: `KFeedError` `.configuration` for an unreadable or invalid file, or a `--feed` it does not define.
+    func feeds() throws -> Feeds? {
+        let environment = try SettingsEnvironment.load()
+        guard let url = FeedsFile.location(explicit: config, environment: environment) else {
+            if let name = feedNames.first {
+                throw KFeedError(.configuration, "--feed \(name) needs a feeds file: --config PATH or KFEED_CONFIG")
+            }
+            return nil
+        }
+        let base = try settings(environment: environment)
+        let file = try FeedsFile.load(url, now: base.now)
+        for name in feedNames { _ = try file.feed(named: name) }
+        return Feeds(file: file, base: base, environment: environment)
     }
 
     /// Resolves flags, environment and `.env` into settings.

@@ -18,22 +18,64 @@ struct RefreshCommand: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
+        if let feeds = try options.feeds() { return try await refresh(feeds) }
         let feed = try options.feed()
         let settings = feed.settings
         let outcome = try await feed.refresher().refresh(now: settings.now, force: force)
         guard settings.verbosity == .verbose else { return }
+        Self.report(outcome)
+    }
+
+    /// Every due feed of the feeds file (or those `--feed` names) under its budget: one line per feed with `-v`, one
+    /// line when the budget is spent, and the worst feed's error (its exit code) when any failed.
+    private func refresh(_ feeds: Feeds) async throws {
+        let now = feeds.base.now
+        let results = try await feeds.refresh(named: options.feedNames).refresh(now: now, force: force)
+        var failures: [(name: String, error: KFeedError)] = []
+        var spentUntil: Date?
+        for (name, result) in results {
+            switch result {
+            case .done(let outcome):
+                if case .notDue = outcome {
+                } else if let until = try feeds.feed(named: name).store.state()?.budgetSpentUntil, until > now {
+                    spentUntil = until
+                }
+                if feeds.base.verbosity == .verbose { Self.report(outcome, feed: name) }
+            case .paused(let until, let reason):
+                if feeds.base.verbosity == .verbose {
+                    Console.info("\(name): not asked until \(InstantFormat.string(from: until)) (\(reason))")
+                }
+            case .failed(let error):
+                failures.append((name, error))
+            }
+        }
+        if let spentUntil, feeds.base.verbosity != .quiet {
+            Console.info(
+                "budget spent until \(InstantFormat.string(from: spentUntil)): feeds read what it allowed and keep their pictures"
+            )
+        }
+        guard let worst = failures.max(by: { $0.error.code.exitCode < $1.error.code.exitCode }) else { return }
+        for failure in failures where failure.name != worst.name {
+            Console.error("feed \(failure.name): \(failure.error.message)")
+        }
+        throw KFeedError(worst.error.code, "feed \(worst.name): \(worst.error.message)")
+    }
+
+    /// The `-v` line for one refresh's outcome.
+    private static func report(_ outcome: Refresher.Outcome, feed: String? = nil) {
+        let prefix = feed.map { "\($0): " } ?? ""
         switch outcome {
         case .notDue(let until):
-            Console.info("not due until \(until.map(InstantFormat.string) ?? "--force")")
+            Console.info("\(prefix)not due until \(until.map(InstantFormat.string) ?? "--force")")
         case .refreshed(let manifest, let summary):
             Console.info(
-                "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
+                "\(prefix)refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
                     + "\(summary.reused) reused, \(summary.placeholders) placeholders"
                     + (summary.rendered > 0 ? ", \(summary.rendered) display renders" : "")
             )
         case .noUsablePost(let retry):
             Console.info(
-                "no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"
+                "\(prefix)no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"
             )
         }
     }

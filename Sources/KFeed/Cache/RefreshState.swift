@@ -34,6 +34,9 @@ public struct RefreshState: Codable, Sendable, Hashable {
     public var apiVersion: String?
     /// Failures since the last success.
     public var consecutiveFailures = 0
+    /// The spend cap (`[budget]` in the feeds file) left too few posts for the last refresh: it read what the cap
+    /// allowed (or nothing) and made its timeline from the posts in hand; more are allowed from this instant.
+    public var budgetSpentUntil: Date?
 
     /// An empty state (no refresh yet).
     package init() {}
@@ -47,6 +50,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
         case rateLimit = "rate_limit"
         case apiVersion = "api_version"
         case consecutiveFailures = "consecutive_failures"
+        case budgetSpentUntil = "budget_spent_until"
     }
 
     /// The longest wait kfeed ever schedules: the back-off's cap.

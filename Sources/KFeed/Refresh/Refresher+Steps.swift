@@ -26,6 +26,8 @@ extension Refresher {
         var sinceID: String?
         /// The run's instant.
         var now: Date
+        /// What the run may read from X under a spend cap (nil: no cap).
+        var budget: PostBudget? = nil
     }
 
     /// What the searches found.
@@ -40,6 +42,9 @@ extension Refresher {
         var rateLimit: RateLimit?
         /// The last response's `api-version` header.
         var apiVersion: String?
+        /// The spend cap left less than a page unread: the search stopped short of what the timeline wanted (or
+        /// made no request at all).
+        var isBudgetLimited = false
     }
 
     /// Gather: the state, the previous timeline, the history as it stands at `now`, and the posts in hand.
@@ -71,28 +76,41 @@ extension Refresher {
 
     /// Search: X is asked only for posts it has not sent before, and for no more than the posts in hand leave
     /// wanting; a quiet topic (fewer new posts than entries) reads further back than any post read before.
+    /// Under a spend cap, both searches together read at most the budget's posts.
     func search(_ run: Run, with client: XClient) async throws -> Found {
         var client = client
         // Retries within a run only after a success: a failing API is asked again on the back-off schedule alone.
         if run.state.consecutiveFailures > 0 { client.configuration.maxTries = 1 }
         let builder = run.builder
         let pool = run.pool
+        let record = run.budget?.read ?? { _ in }
+        guard run.budget.map({ $0.posts >= RecentSearchRequest.minimumPageSize }) ?? true else {
+            return Found(items: pool, pages: run.earlier, isBudgetLimited: true)
+        }
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
         let newer = try await client.search(
             plan.query,
             wanting: builder.entryCount,
             spare: spare,
-            sinceID: run.sinceID
+            sinceID: run.sinceID,
+            postLimit: run.budget?.posts,
+            read: record
         ) { builder.postsStillWanted(after: $0.feedItems + pool) }
         var older: XClient.Outcome?
+        var left = run.budget.map { $0.posts - newer.postsRead }
         // Further back than the pages kept and the posts shown (a page is dropped only when all its posts were shown).
         let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
         let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
         if missing > 0, run.sinceID != nil, let oldest = read.min(by: Self.isOlder) {
-            older = try await client.search(plan.query, wanting: missing, untilID: oldest) {
-                builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems)
-            }
+            older = try await client.search(
+                plan.query,
+                wanting: missing,
+                untilID: oldest,
+                postLimit: left,
+                read: record
+            ) { builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems) }
+            left = left.map { $0 - (older?.postsRead ?? 0) }
         }
         for error in newer.results.partialErrors + (older?.results.partialErrors ?? []) {
             logger.debug("partial error: \(Sanitized.excerpt(error.detail))")
@@ -102,7 +120,8 @@ extension Refresher {
             pages: ReadPage.pages(of: newer) + run.earlier + ReadPage.pages(of: older),
             newestPostID: newer.results.posts.first?.id,
             rateLimit: older?.rateLimit ?? newer.rateLimit,
-            apiVersion: older?.apiVersion ?? newer.apiVersion
+            apiVersion: older?.apiVersion ?? newer.apiVersion,
+            isBudgetLimited: left.map { $0 < RecentSearchRequest.minimumPageSize } ?? false
         )
     }
 
@@ -147,8 +166,11 @@ extension Refresher {
         deadline: Deadline
     ) async throws -> Made {
         let planned = choose(from: found.items, in: run)
-        // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off.
-        guard !planned.entries.isEmpty else { return .nothingToShow(planned) }
+        // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off. Under a
+        // spent budget the previous timeline's posts still fill a new day, as repeats.
+        guard !planned.entries.isEmpty || (found.isBudgetLimited && run.previous?.entries.isEmpty == false) else {
+            return .nothingToShow(planned)
+        }
         let (fetched, fetchSummary) = try await withDeadline(deadline) {
             try await fillImages(of: planned, with: connection.images)
         }
@@ -164,7 +186,16 @@ extension Refresher {
             try await renderDisplays(of: full, with: connection.images)
         }
         summary.placeholders = rendered.entries.filter(\.placeholder).count
-        return .timeline(rendered, summary, identities: distinct.identities)
+        return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
+    }
+
+    /// A timeline the spend cap cut short is due again when the cap renews (never sooner than the minimum wait).
+    private func withinBudget(_ manifest: Manifest, found: Found, run: Run) -> Manifest {
+        guard found.isBudgetLimited, let renewsAt = run.budget?.renewsAt else { return manifest }
+        var manifest = manifest
+        let due = min(manifest.reloadAfter ?? renewsAt, renewsAt)
+        manifest.reloadAfter = max(due, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
+        return manifest
     }
 
     /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
@@ -186,6 +217,7 @@ extension Refresher {
     func recordSuccess(_ manifest: Manifest, run: inout Run, found: Found, summary: inout Summary) throws {
         note(found, in: &run.state)
         run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
+        run.state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
         try store.write(run.state)
         summary.removed = store.sweep(current: manifest, previous: run.previous)
         store.log(
@@ -200,6 +232,9 @@ extension Refresher {
     /// The last good timeline stays (an empty one is committed only when there is none), and a retry is scheduled
     /// on the back-off.
     func keepLastTimeline(_ empty: Manifest, run: inout Run, found: Found) throws -> Outcome {
+        if found.isBudgetLimited, let renewsAt = run.budget?.renewsAt {
+            return try keepLastTimeline(empty, run: &run, found: found, budgetRenewsAt: renewsAt)
+        }
         let error = KFeedError(.apiResponse, "the search returned no usable post")
         note(found, in: &run.state)
         run.state.recordFailure(error, now: run.now)
@@ -210,6 +245,26 @@ extension Refresher {
         let retry = run.state.retryAfter.map(InstantFormat.string) ?? "-"
         store.log(
             "no usable post in \(found.items.count) results; kept the last timeline; retry after \(retry)",
+            at: run.now
+        )
+        return .noUsablePost(retryAfter: run.state.retryAfter)
+    }
+
+    /// Keep the last timeline because the spend cap is spent and the posts in hand make none: no failure, no
+    /// back-off; the next try is when the cap renews.
+    private func keepLastTimeline(
+        _ empty: Manifest,
+        run: inout Run,
+        found: Found,
+        budgetRenewsAt renewsAt: Date
+    ) throws -> Outcome {
+        note(found, in: &run.state)
+        run.state.budgetSpentUntil = renewsAt
+        run.state.retryAfter = max(renewsAt, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
+        if run.previous == nil { try store.commit(empty) }
+        try store.write(run.state)
+        store.log(
+            "budget spent until \(InstantFormat.string(from: renewsAt)); kept the last timeline",
             at: run.now
         )
         return .noUsablePost(retryAfter: run.state.retryAfter)

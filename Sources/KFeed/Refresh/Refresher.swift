@@ -181,6 +181,23 @@ public struct Refresher: Sendable {
         public var rendersOnly = false
     }
 
+    /// What one refresh may read from X under a spend cap (`[budget]` in the feeds file, `FeedsRefresh`).
+    package struct PostBudget: Sendable {
+        /// The most posts this refresh may read.
+        package var posts: Int
+        /// When the cap allows more (the next UTC day): a timeline the cap cut short is due again then.
+        package var renewsAt: Date
+        /// Called with each page's post ids as soon as the page is in (the ledger counts what X bills).
+        package var read: @Sendable ([String]) -> Void
+
+        /// Creates a budget.
+        package init(posts: Int, renewsAt: Date, read: @escaping @Sendable ([String]) -> Void) {
+            self.posts = posts
+            self.renewsAt = renewsAt
+            self.read = read
+        }
+    }
+
     /// The cache the refresher commits to.
     public let store: CacheStore
     let plan: Plan
@@ -251,6 +268,13 @@ public struct Refresher: Sendable {
     ///   request, `.lockHeld` (75), the search's errors (recorded in `state.json` with a retry instant), `.io` (74)
     ///   when writing fails; the last good timeline is untouched in every case.
     public func refresh(now: Date, force: Bool = false) async throws -> Outcome {
+        try await refresh(now: now, force: force, budget: nil)
+    }
+
+    /// Refreshes when due (or always, with `force`), reading at most `budget`'s posts from X (none when it allows
+    /// less than a page): a timeline the budget cuts short is made from the posts in hand and the previous
+    /// timeline's, marked as repeats, and is due again when the budget renews.
+    package func refresh(now: Date, force: Bool = false, budget: PostBudget?) async throws -> Outcome {
         let started = startDeadline(deadline)
         if !force, case let due = dueness(now: now), !due.isDue { return .notDue(until: due.until) }
         let connection = try connect()
@@ -258,6 +282,7 @@ public struct Refresher: Sendable {
         let lock = try store.lock()
         defer { withExtendedLifetime(lock) {} }
         var run = gather(now: now)
+        run.budget = budget
         // Another run may have committed while this one was starting: decide again under the lock.
         if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now) {
             if !due.isDue { return .notDue(until: due.until) }

@@ -24,6 +24,9 @@ package struct RecentSearchRequest: Sendable, Hashable {
         ("user.fields", "name,username,profile_image_url"),
     ]
 
+    /// The fewest posts a page can ask for (X's lower bound of `max_results`).
+    package static let minimumPageSize = 10
+
     /// Creates a request; `maxResults` is clamped to 10…100.
     package init(
         query: RecentSearchQuery,

@@ -54,6 +54,8 @@ package struct XClient: Sendable {
         package var rateLimit: RateLimit?
         /// The `api-version` header of the last response, when X sent one.
         package var apiVersion: String?
+        /// The posts the pages held (what X bills).
+        package var postsRead = 0
         /// Every page: its body as X sent it (what a later refresh may still choose from), and as decoded (so that
         /// no one decodes a body twice).
         var pages: [(body: Data, decoded: SearchPage)] = []
@@ -107,6 +109,9 @@ package struct XClient: Sendable {
     ///   - spare: usable posts the caller already holds beyond `count`'s need, which stand in for the page's margin.
     ///   - sinceID: only posts newer than this id.
     ///   - untilID: only posts older than this id.
+    ///   - postLimit: the most posts the search may read across its pages (X bills each post read; nil: no limit).
+    ///     Pages are sized within it, and none is asked for when less than a page's minimum (10) is left.
+    ///   - read: called with each page's post ids as soon as the page is in, before anything can fail (what X bills).
     ///   - stillWanted: after each page, how many more usable posts the caller wants given everything so far
     ///     (0 stops; it sizes the next page).
     /// - Returns: the merged pages and the last response's rate-limit figures and API version.
@@ -118,15 +123,23 @@ package struct XClient: Sendable {
         spare: Int = 0,
         sinceID: String? = nil,
         untilID: String? = nil,
+        postLimit: Int? = nil,
+        read: ([String]) -> Void = { _ in },
         stillWanted: (SearchResults) -> Int
     ) async throws -> Outcome {
         var outcome = Outcome(results: SearchResults())
         var request = Self.firstRequest(for: query, wanting: count, spare: spare, sinceID: sinceID, untilID: untilID)
+        var left = postLimit ?? Int.max
         while true {
+            guard left >= RecentSearchRequest.minimumPageSize else { return outcome }
+            request.maxResults = min(request.maxResults, left)
             let response = try await page(request)
             outcome.rateLimit = RateLimit(headers: response) ?? outcome.rateLimit
             outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
             let page = try SearchPage.decode(response.body)
+            read(page.data.map(\.id))
+            outcome.postsRead += page.data.count + page.undecodableElements
+            left -= page.data.count + page.undecodableElements
             outcome.pages.append((response.body, page))
             let missing = page.missingNeededFields
             guard missing.isEmpty else {

@@ -1,0 +1,105 @@
+package import Foundation
+
+/// What `kfeed status` prints and `/healthz` carries for the feeds of a feeds file: per feed, its last refresh and
+/// when the next is due, the posts it read today and this month; for all, the budget and the month's cost.
+package struct FeedsStatus: Codable, Sendable, Hashable {
+    /// One feed's figures.
+    package struct Feed: Codable, Sendable, Hashable {
+        package var name: String
+        /// When its timeline was made.
+        package var lastRefresh: Date?
+        /// When a refresh is next due (nil: due now, or never without `--force`).
+        package var nextDue: Date?
+        /// Whether one is due now.
+        package var isDue: Bool
+        package var postsToday: Int
+        package var postsThisMonth: Int
+        /// The budget cut its last refresh short; more is allowed from then.
+        package var budgetSpentUntil: Date?
+        /// The last refresh's failure, if it failed.
+        package var lastError: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case name
+            case lastRefresh = "last_refresh"
+            case nextDue = "next_due"
+            case isDue = "due"
+            case postsToday = "posts_today"
+            case postsThisMonth = "posts_this_month"
+            case budgetSpentUntil = "budget_spent_until"
+            case lastError = "last_error"
+        }
+    }
+
+    /// The figures of all feeds together.
+    package struct Spending: Codable, Sendable, Hashable {
+        package var postsToday: Int
+        package var postsThisMonth: Int
+        /// What this month's posts cost so far, in US dollars.
+        package var monthCostUSD: Double
+        /// The month's cost if the rest of it reads as it has so far.
+        package var projectedMonthCostUSD: Double
+        package var postsPerDay: Int?
+        package var usdPerMonth: Double?
+        package var usdPerPost: Double
+        /// Posts the budget still allows today (nil: no cap).
+        package var postsLeftToday: Int?
+        /// No feed asks X before this instant (a rate limit or usage cap met by one of them).
+        package var pausedUntil: Date?
+
+        private enum CodingKeys: String, CodingKey {
+            case postsToday = "posts_today"
+            case postsThisMonth = "posts_this_month"
+            case monthCostUSD = "month_cost_usd"
+            case projectedMonthCostUSD = "projected_month_cost_usd"
+            case postsPerDay = "posts_per_day"
+            case usdPerMonth = "usd_per_month"
+            case usdPerPost = "usd_per_post"
+            case postsLeftToday = "posts_left_today"
+            case pausedUntil = "paused_until"
+        }
+    }
+
+    package var now: Date
+    package var feeds: [Feed]
+    package var budget: Spending
+
+    /// The status of `feeds` at `now`, read from their caches and the ledger alone (no token, no request).
+    package init(of refresh: FeedsRefresh, at now: Date) {
+        let ledger = refresh.ledger()
+        let budget = refresh.budget
+        self.now = now
+        feeds = refresh.feeds.map { feed in
+            let store = feed.refresher.store
+            let due = feed.refresher.dueness(now: now)
+            let state = store.state()
+            return Feed(
+                name: feed.name,
+                lastRefresh: (try? store.manifest())??.generatedAt,
+                nextDue: due.isDue ? nil : due.until,
+                isDue: due.isDue,
+                postsToday: ledger.postsToday(at: now, feed: feed.name),
+                postsThisMonth: ledger.postsThisMonth(at: now, feed: feed.name),
+                budgetSpentUntil: state?.budgetSpentUntil.flatMap { $0 > now ? $0 : nil },
+                lastError: state?.lastError?.message
+            )
+        }
+        let month = ledger.postsThisMonth(at: now)
+        self.budget = Spending(
+            postsToday: ledger.postsToday(at: now),
+            postsThisMonth: month,
+            monthCostUSD: Double(month) * budget.usdPerPost,
+            projectedMonthCostUSD: budget.projectedMonthCost(ledger, at: now),
+            postsPerDay: budget.postsPerDay,
+            usdPerMonth: budget.usdPerMonth,
+            usdPerPost: budget.usdPerPost,
+            postsLeftToday: budget.isLimited ? budget.postsLeft(in: ledger, at: now) : nil,
+            pausedUntil: ledger.pausedUntil.flatMap { $0 > now ? $0 : nil }
+        )
+    }
+
+    /// The JSON `kfeed status --json` prints.
+    package func jsonData() throws -> Data {
+        try InstantFormat.jsonEncoder().encode(self)
+    }
+}

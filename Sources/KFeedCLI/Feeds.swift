@@ -1,0 +1,47 @@
+import Foundation
+import KFeed
+import KFeedBase
+import Logging
+
+/// The feeds of a feeds file, each assembled as a ``Feed`` over `DIR/feeds/NAME/` (today's single-feed layout, so
+/// that a widget or a script pointed at one keeps working), and the refresh that spends for all of them.
+struct Feeds {
+    var file: FeedsFile
+    /// The settings from flags and environment: what the file does not say per feed (cache root, replay, now,
+    /// API base, pages, token, verbosity).
+    var base: Settings
+    var environment: SettingsEnvironment
+
+    /// The cache root (`DIR`), holding `ledger.json` and `feeds/`.
+    var root: URL {
+        Feed(settings: base, environment: environment).cacheDirectory
+    }
+
+    /// The feed named `name` (the first when nil).
+    func feed(named name: String?) throws -> Feed {
+        let definition = try file.feed(named: name)
+        var settings = base
+        settings.query = definition.query
+        settings.builder = definition.builder
+        settings.size = definition.size
+        settings.profiles = definition.profiles
+        settings.captions = definition.captions
+        if let days = definition.noRepeatDays { settings.noRepeatDays = days }
+        settings.cacheDirectory = root.appendingPathComponent("feeds/\(definition.name)", isDirectory: true)
+        settings.isCacheExplicit = true
+        return Feed(settings: settings, environment: environment)
+    }
+
+    /// The feeds named (all when `names` is empty), in the file's order.
+    func feeds(named names: [String]) throws -> [(name: String, feed: Feed)] {
+        try file.feeds.filter { names.isEmpty || names.contains($0.name) }.map { ($0.name, try feed(named: $0.name)) }
+    }
+
+    /// One refresh for the feeds named (all when empty), under the file's budget.
+    func refresh(named names: [String]) throws -> FeedsRefresh {
+        let feeds = try feeds(named: names).map { FeedsRefresh.Feed(name: $0.name, refresher: $0.feed.refresher()) }
+        var logger = Logger(label: "kfeed") { _ in ConsoleLogHandler() }
+        logger.logLevel = base.verbosity == .verbose ? .debug : .notice
+        return FeedsRefresh(root: root, feeds: feeds, budget: file.budget, logger: logger)
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import KFeed
+import KFeedBase
+import TOMLKit
+
+/// `kfeed.toml`: several feeds, the spend cap they share, and how `kfeed serve` serves them (`DESIGN.md` §8).
+///
+/// ```toml
+/// [budget]
+/// posts_per_day = 60
+///
+/// [feeds.kpop]
+/// contexts = ["55.888105153038958593"]
+/// profiles = ["trmnl"]
+///
+/// [feeds.pets]
+/// query = "(cat OR dog) has:images -is:retweet"
+/// entries = 12
+/// ```
+///
+/// Parsed by TOMLKit (toml++); every value is checked here, before any request, and every error names the file,
+/// the line and the key (`kfeed.toml:7: feeds.pets.entries: …`), exit 78.
+struct FeedsFile: Sendable {
+    /// One `[feeds.NAME]` table.
+    struct Feed: Sendable {
+        var name: String
+        var query: RecentSearchQuery
+        var builder: TimelineBuilder
+        var size: ImageSize
+        var profiles: [DisplayProfile]
+        var noRepeatDays: Int?
+        var captions: Bool
+    }
+
+    /// `[serve]`.
+    struct Serve: Sendable {
+        /// `listen = "HOST:PORT"`.
+        var listen: String?
+        /// `key_file = "PATH"`.
+        var keyFile: String?
+        /// `[serve.trmnl]`: device id (MAC) → the feed its panel shows.
+        var devices: [String: String] = [:]
+    }
+
+    /// Where the file was read from.
+    var url: URL
+    /// The feeds, in the file's order (the first is the default: what the old single-feed paths and commands use).
+    var feeds: [Feed]
+    /// `[budget]`.
+    var budget: Budget
+    var serve: Serve
+
+    /// The keys a `[feeds.NAME]` table may have.
+    static let feedKeys = [
+        "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
+        "video_previews", "captions",
+    ]
+    /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
+    static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+    /// The file to read: `--config`, else `KFEED_CONFIG`, else `$XDG_CONFIG_HOME/kfeed/kfeed.toml` (or
+    /// `~/.config/kfeed/kfeed.toml`) when it exists. Nil: no feeds file (one feed from flags and environment).
+    static func location(explicit: String?, environment: SettingsEnvironment) -> URL? {
+        if let path = explicit ?? environment["KFEED_CONFIG"] { return URL(fileURLWithPath: path) }
+        let base: URL
+        if let xdg = environment.process["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg)
+        } else if let home = environment.process["HOME"], home.hasPrefix("/") {
+            base = URL(fileURLWithPath: home).appendingPathComponent(".config")
+        } else {
+            return nil
+        }
+        let url = base.appendingPathComponent("kfeed/kfeed.toml")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Reads and checks the file.
+    /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
+    static func load(_ url: URL, now: Date) throws -> FeedsFile {
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw KFeedError(.configuration, "cannot read the feeds file \(url.path): check the path (--config)")
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw KFeedError(
+                .configuration,
+                "\(url.path):\(error.source.begin.line): \(error.description); fix the TOML syntax"
+            )
+        }
+        let reader = Reader(url: url, lines: text.components(separatedBy: "\n"))
+        try reader.allow(["feeds", "budget", "serve"], in: table, at: [])
+        guard let feedsTable = table["feeds"]?.table, !feedsTable.isEmpty else {
+            throw reader.error(at: ["feeds"], "no feed: add a [feeds.NAME] table with contexts or a query")
+        }
+        let names = feedsTable.keys.sorted {
+            (reader.line(of: ["feeds", $0]) ?? 0, $0) < (reader.line(of: ["feeds", $1]) ?? 0, $1)
+        }
+        let feeds = try names.map { name in try reader.feed(name, in: feedsTable, now: now) }
+        return FeedsFile(
+            url: url,
+            feeds: feeds,
+            budget: try reader.budget(table["budget"]),
+            serve: try reader.serve(table["serve"], feeds: Set(names))
+        )
+    }
+
+    /// The feed named `name`, or the default (the first) when nil.
+    /// - Throws: `KFeedError` `.configuration` for a name the file does not define.
+    func feed(named name: String?) throws -> Feed {
+        guard let name else { return feeds[0] }
+        guard let feed = feeds.first(where: { $0.name == name }) else {
+            throw KFeedError(
+                .configuration,
+                "no feed '\(name)' in \(url.path): it defines \(feeds.map(\.name).joined(separator: ", "))"
+            )
+        }
+        return feed
+    }
+}
+
+extension FeedsFile {
+    /// Checks values and names where an error is: the TOML library parses, this only locates a key's line in the
+    /// text for the message (the first `KEY =` line under the key's table header).
+    struct Reader {
+        var url: URL
+        var lines: [String]
+
+        /// The error for the key at `path`: `FILE:LINE: a.b.c: message`.
+        func error(at path: [String], _ message: String) -> KFeedError {
+            let line = line(of: path).map { ":\($0)" } ?? ""
+            return KFeedError(.configuration, "\(url.path)\(line): \(path.joined(separator: ".")): \(message)")
+        }
+
+        /// The 1-based line that defines `path` (a table header, a `KEY =` line in its table, or a dotted key), if
+        /// one is found.
+        func line(of path: [String]) -> Int? {
+            var table: [String] = []
+            for (index, raw) in lines.enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("[") {
+                    let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }
+                    table = inner.split(separator: ".").map { Self.bare($0) }
+                    if table == path { return index + 1 }
+                    continue
+                }
+                guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+                let key = line[..<equals].split(separator: ".").map { Self.bare($0) }
+                let full = table + key
+                if full == path || (full.count > path.count && Array(full.prefix(path.count)) == path) {
+                    return index + 1
+                }
+            }
+            return nil
+        }
+
+        private static func bare(_ text: Substring) -> String {
+            text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        }
+
+        /// Refuses a key that `allowed` does not name (a typo would otherwise be ignored).
+        func allow(_ allowed: [String], in table: TOMLTable, at path: [String]) throws {
+            for key in table.keys.sorted() where !allowed.contains(key) {
+                let hint = allowed.first {
+                    $0.replacingOccurrences(of: "_", with: "-") == key || $0 == key.lowercased()
+                }
+                throw error(
+                    at: path + [key],
+                    hint.map { "unknown key; did you mean \($0)?" }
+                        ?? "unknown key; expected one of \(allowed.joined(separator: ", "))"
+                )
+            }
+        }
+
+        func string(_ value: (any TOMLValueConvertible)?, at path: [String]) throws -> String? {
+            guard let value else { return nil }
+            guard let text = value.string else { throw error(at: path, "must be a string, like \"…\"") }
+            return text
+        }
+
+        func int(_ value: (any TOMLValueConvertible)?, at path: [String], in range: ClosedRange<Int>) throws -> Int? {
+            guard let value else { return nil }
+            guard let number = value.int, range.contains(number) else {
+                throw error(at: path, "must be a whole number \(range.lowerBound)…\(range.upperBound)")
+            }
+            return number
+        }
+
+        func bool(_ value: (any TOMLValueConvertible)?, at path: [String]) throws -> Bool? {
+            guard let value else { return nil }
+            guard let flag = value.bool else { throw error(at: path, "must be true or false") }
+            return flag
+        }
+
+        func strings(_ value: (any TOMLValueConvertible)?, at path: [String]) throws -> [String]? {
+            guard let value else { return nil }
+            guard let array = value.array else { throw error(at: path, "must be a list of strings, like [\"…\"]") }
+            return try array.map { element in
+                guard let text = element.string else { throw error(at: path, "must be a list of strings") }
+                return text
+            }
+        }
+
+        /// Runs `parse`, turning its `KFeedError` into one that names the key.
+        func parsed<T>(at path: [String], _ parse: () throws -> T) throws -> T {
+            do { return try parse() } catch let failure as KFeedError {
+                throw error(at: path, failure.message)
+            }
+        }
+    }
+}
+
+extension FeedsFile.Reader {
+    /// `[feeds.NAME]`: what a feed's flags say for one feed.
+    func feed(_ name: String, in feeds: TOMLTable, now: Date) throws -> FeedsFile.Feed {
+        let path = ["feeds", name]
+        guard !name.isEmpty, name.count <= 40, name.allSatisfy(FeedsFile.nameCharacters.contains) else {
+            throw error(at: path, "a feed's name is 1…40 of a-z, 0-9, - and _ (it names a directory and a URL path)")
+        }
+        guard let table = feeds[name]?.table else { throw error(at: path, "must be a table: [feeds.\(name)]") }
+        try allow(FeedsFile.feedKeys, in: table, at: path)
+        let contexts = try strings(table["contexts"], at: path + ["contexts"])
+        let raw = try string(table["query"], at: path + ["query"])
+        let query: RecentSearchQuery
+        switch (contexts, raw) {
+        case (.some, .some):
+            throw error(at: path + ["query"], "contexts and query exclude each other: give one of them")
+        case (nil, nil):
+            throw error(at: path, "no search: give contexts = [\"DOMAIN.ENTITY\"] or query = \"…\"")
+        case (let contexts?, nil):
+            query = try parsed(at: path + ["contexts"]) {
+                RecentSearchQuery(contexts: try contexts.map(ContextAnnotation.init(parsing:)))
+            }
+        case (nil, let raw?):
+            query = try parsed(at: path + ["query"]) { try RecentSearchQuery(raw: raw) }
+        }
+        let interval = try string(table["interval"], at: path + ["interval"]).map { text in
+            try parsed(at: path + ["interval"]) { try Interval(parsing: text) }
+        }
+        let policy = try string(table["policy"], at: path + ["policy"]).map { text in
+            try parsed(at: path + ["policy"]) { try ReloadPolicy(parsing: text, now: now) }
+        }
+        let size = try string(table["size"], at: path + ["size"]).map { text in
+            try parsed(at: path + ["size"]) { try ImageSize(parsing: text) }
+        }
+        var profiles: [DisplayProfile] = []
+        for text in try strings(table["profiles"], at: path + ["profiles"]) ?? [] {
+            let profile = try parsed(at: path + ["profiles"]) { try DisplayProfile(parsing: text) }
+            if !profiles.contains(where: { $0.name == profile.name }) { profiles.append(profile) }
+        }
+        return FeedsFile.Feed(
+            name: name,
+            query: query,
+            builder: TimelineBuilder(
+                entryCount: try int(table["entries"], at: path + ["entries"], in: 1...100) ?? 24,
+                interval: interval ?? .hour,
+                policy: policy ?? .atEnd,
+                allowsSensitive: try bool(table["allow_sensitive"], at: path + ["allow_sensitive"]) ?? false,
+                usesVideoPreviews: try bool(table["video_previews"], at: path + ["video_previews"]) ?? false
+            ),
+            size: size ?? .small,
+            profiles: profiles,
+            noRepeatDays: try int(table["no_repeat_days"], at: path + ["no_repeat_days"], in: 0...365),
+            captions: try bool(table["captions"], at: path + ["captions"]) ?? true
+        )
+    }
+
+    /// `[budget]`: `posts_per_day`, `usd_per_month`, `usd_per_post`.
+    func budget(_ value: (any TOMLValueConvertible)?) throws -> Budget {
+        guard let value else { return Budget() }
+        guard let table = value.table else { throw error(at: ["budget"], "must be a table: [budget]") }
+        try allow(["posts_per_day", "usd_per_month", "usd_per_post"], in: table, at: ["budget"])
+        let posts = try int(table["posts_per_day"], at: ["budget", "posts_per_day"], in: 0...1_000_000)
+        let month = try money(table["usd_per_month"], at: ["budget", "usd_per_month"])
+        let price = try money(table["usd_per_post"], at: ["budget", "usd_per_post"]) ?? Budget.defaultPrice
+        guard price > 0 else { throw error(at: ["budget", "usd_per_post"], "must be more than 0") }
+        return Budget(postsPerDay: posts, usdPerMonth: month, usdPerPost: price)
+    }
+
+    /// An amount of US dollars: a number ≥ 0, whole or not.
+    private func money(_ value: (any TOMLValueConvertible)?, at path: [String]) throws -> Double? {
+        guard let value else { return nil }
+        guard let amount = value.double ?? value.int.map(Double.init), amount >= 0, amount.isFinite else {
+            throw error(at: path, "must be an amount in US dollars, like 9 or 0.005")
+        }
+        return amount
+    }
+
+    /// `[serve]`: `listen`, `key_file`, and `[serve.trmnl]` (device id → feed name).
+    func serve(_ value: (any TOMLValueConvertible)?, feeds: Set<String>) throws -> FeedsFile.Serve {
+        guard let value else { return FeedsFile.Serve() }
+        guard let table = value.table else { throw error(at: ["serve"], "must be a table: [serve]") }
+        try allow(["listen", "key_file", "trmnl"], in: table, at: ["serve"])
+        var serve = FeedsFile.Serve(
+            listen: try string(table["listen"], at: ["serve", "listen"]),
+            keyFile: try string(table["key_file"], at: ["serve", "key_file"])
+        )
+        if let devices = table["trmnl"] {
+            guard let devices = devices.table else {
+                throw error(at: ["serve", "trmnl"], "must be a table: [serve.trmnl] with DEVICE-ID = \"FEED\" lines")
+            }
+            for id in devices.keys.sorted() {
+                let path = ["serve", "trmnl", id]
+                guard let feed = try string(devices[id], at: path), feeds.contains(feed) else {
+                    throw error(at: path, "must name a feed of this file: \(feeds.sorted().joined(separator: ", "))")
+                }
+                serve.devices[id] = feed
+            }
+        }
+        return serve
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import KFeed
+import KFeedBase
+import Logging
+
+/// `kfeed status`: per feed of the feeds file, the last refresh, the next due, the posts read today and this month;
+/// the budget left and the month's projected cost. Reads the cache alone: no token, no request.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print each feed's last refresh, next due, posts read and the budget left (--json for scripts).",
+        discussion: """
+            Without a feeds file, the one feed of the flags and environment (its posts are counted only under a \
+            feeds file, whose ledger counts what X bills).
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() async throws {
+        let status: FeedsStatus
+        if let feeds = try options.feeds() {
+            status = FeedsStatus(of: try feeds.refresh(named: options.feedNames), at: feeds.base.now)
+        } else {
+            let feed = try options.feed()
+            let single = FeedsRefresh.Feed(name: "default", refresher: feed.refresher())
+            let refresh = FeedsRefresh(
+                root: feed.cacheDirectory,
+                feeds: [single],
+                budget: Budget(),
+                logger: .init(label: "kfeed")
+            )
+            status = FeedsStatus(of: refresh, at: feed.settings.now)
+        }
+        if json {
+            FileHandle.standardOutput.write(try status.jsonData() + Data("\n".utf8))
+        } else {
+            print(Self.table(status), terminator: "")
+        }
+    }
+
+    /// The status as aligned columns, then the budget's line.
+    static func table(_ status: FeedsStatus) -> String {
+        let instant = { (date: Date?) in date.map(InstantFormat.string) ?? "-" }
+        var rows = [["feed", "last refresh", "next due", "posts today", "this month", "note"]]
+        for feed in status.feeds {
+            let note =
+                feed.lastError.map { "failed: \($0)" }
+                ?? feed.budgetSpentUntil.map { "budget spent until \(InstantFormat.string(from: $0))" } ?? ""
+            rows.append([
+                feed.name, instant(feed.lastRefresh), feed.isDue ? "now" : instant(feed.nextDue),
+                "\(feed.postsToday)", "\(feed.postsThisMonth)", note,
+            ])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text =
+            rows.map { row in
+                zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "\n") + "\n"
+        let budget = status.budget
+        let money = { (amount: Double) in String(format: "$%.2f", amount) }
+        var caps: [String] = []
+        if let posts = budget.postsPerDay { caps.append("\(posts) posts a day") }
+        if let usd = budget.usdPerMonth { caps.append("\(money(usd)) a month") }
+        text += "\nbudget: \(caps.isEmpty ? "none" : caps.joined(separator: ", "))"
+        if let left = budget.postsLeftToday { text += "; \(left) posts left today" }
+        text +=
+            "\nread: \(budget.postsToday) posts today, \(budget.postsThisMonth) this month (\(money(budget.monthCostUSD)) "
+        text +=
+            "at \(String(format: "$%.4g", budget.usdPerPost)) a post; projected \(money(budget.projectedMonthCostUSD)) for the month)\n"
+        if let paused = budget.pausedUntil {
+            text += "X asked to wait: no feed asks before \(InstantFormat.string(from: paused))\n"
+        }
+        return text
+    }
+}
