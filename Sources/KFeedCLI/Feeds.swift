@@ -1,7 +1,6 @@
 import Foundation
 import KFeed
 import KFeedBase
-import Logging
 
 /// The feeds of a feeds file, each assembled as a ``Feed`` over `DIR/feeds/NAME/` (today's single-feed layout, so
 /// that a widget or a script pointed at one keeps working), and the refresh that spends for all of them.
@@ -40,8 +39,6 @@ struct Feeds {
     /// One refresh for the feeds named (all when empty), under the file's budget.
     func refresh(named names: [String]) throws -> FeedsRefresh {
         let feeds = try feeds(named: names).map { FeedsRefresh.Feed(name: $0.name, refresher: $0.feed.refresher()) }
-        var logger = Logger(label: "kfeed") { _ in ConsoleLogHandler() }
-        logger.logLevel = base.verbosity == .verbose ? .debug : .notice
-        return FeedsRefresh(root: root, feeds: feeds, budget: file.budget, logger: logger)
+        return FeedsRefresh(root: root, feeds: feeds, budget: file.budget)
     }
 }

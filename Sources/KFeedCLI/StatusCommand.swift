@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import KFeed
 import KFeedBase
-import Logging
 
 /// `kfeed status`: per feed of the feeds file, the last refresh, the next due, the posts read today and this month;
 /// the budget left and the month's projected cost. Reads the cache alone: no token, no request.
@@ -31,8 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
             let refresh = FeedsRefresh(
                 root: feed.cacheDirectory,
                 feeds: [single],
-                budget: Budget(),
-                logger: .init(label: "kfeed")
+                budget: Budget()
             )
             status = FeedsStatus(of: refresh, at: feed.settings.now)
         }

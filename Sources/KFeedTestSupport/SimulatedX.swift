@@ -29,10 +29,15 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var clock: Date
     private var failing = false
+    private var limitedUntil: Date?
     private var pictureKind = Pictures.blocks
     private var silent: Range<Date>?
     private var empty: Range<Date>?
+    /// Ids read per day (post number × 1000 + the query's index): X bills each post once per UTC day.
     private var readByDay: [Int: Set<Int>] = [:]
+    /// The queries seen, in order: each has its own posts (distinct ids and media keys, the same pictures), as
+    /// several feeds searching different topics would.
+    private var queries: [String] = []
     private var requestsByDay: [Int: Int] = [:]
     private var searches: [[String: String]] = []
     private var returned: [Int] = []
@@ -80,6 +85,12 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     }
 
     /// When true, every search answers 503.
+    /// Until this instant every search is answered 429 with the instant as `x-rate-limit-reset`.
+    package var rateLimitedUntil: Date? {
+        get { lock.withLock { limitedUntil } }
+        set { lock.withLock { limitedUntil = newValue } }
+    }
+
     package var isFailing: Bool {
         get { lock.withLock { failing } }
         set { lock.withLock { failing = newValue } }
@@ -152,12 +163,23 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
             requestsByDay[day(of: clock), default: 0] += 1
             return (clock, self.failing)
         }
+        if let reset = lock.withLock({ limitedUntil }), now < reset {
+            let body = Data(#"{"title":"Too Many Requests","detail":"Too Many Requests","status":429}"#.utf8)
+            let headers = [HTTPHeader("x-rate-limit-reset", String(Int(reset.timeIntervalSince1970)))]
+            return HTTPResponse(status: 429, headers: headers, body: body, url: request.url)
+        }
         if failing {
             let body = Data(#"{"title":"Service Unavailable","detail":"Service Unavailable","status":503}"#.utf8)
             return HTTPResponse(status: 503, body: body, url: request.url)
         }
         func number(_ id: String?) -> Int? { id.flatMap(Self.post(ofID:)) }
         let maxResults = min(100, max(10, Int(parameters["max_results"] ?? "") ?? 10))
+        let topic = lock.withLock {
+            let query = parameters["query"] ?? ""
+            if let index = queries.firstIndex(of: query) { return index }
+            queries.append(query)
+            return queries.count - 1
+        }
         var upper = newest(at: now)
         if let until = number(parameters["until_id"]) { upper = min(upper, until - 1) }
         if let token = parameters["next_token"], let below = Int(token.dropFirst()) { upper = min(upper, below - 1) }
@@ -169,20 +191,20 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
             upper >= lower
             ? Array(stride(from: upper, through: lower, by: -1).lazy.filter(exists).prefix(maxResults)) : []
         lock.withLock {
-            readByDay[day(of: now), default: []].formUnion(numbers)
+            readByDay[day(of: now), default: []].formUnion(numbers.map { $0 * 1000 + topic })
             returned += numbers
         }
         var meta: [String: Any] = ["result_count": numbers.count]
         if let first = numbers.first, let last = numbers.last {
-            meta["newest_id"] = String(Self.firstID + first * 1000)
-            meta["oldest_id"] = String(Self.firstID + last * 1000)
+            meta["newest_id"] = String(Self.firstID + first * 1000 + topic)
+            meta["oldest_id"] = String(Self.firstID + last * 1000 + topic)
             if last > lower { meta["next_token"] = "b\(last)" }
         }
         var object: [String: Any] = ["meta": meta]
         if !numbers.isEmpty {
-            object["data"] = numbers.map(post)
+            object["data"] = numbers.map { post($0, topic: topic) }
             object["includes"] = [
-                "media": numbers.map(media),
+                "media": numbers.map { media($0, topic: topic) },
                 "users": Set(numbers.map(author)).sorted().map(user),
             ]
         }
@@ -197,20 +219,20 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
 
     private func author(_ n: Int) -> Int { n % 3 == 0 ? n % 5 : 5 + n % 40 }
 
-    private func post(_ n: Int) -> [String: Any] {
+    private func post(_ n: Int, topic: Int) -> [String: Any] {
         [
-            "id": String(Self.firstID + n * 1000),
+            "id": String(Self.firstID + n * 1000 + topic),
             "text": "post \(n)",
             "author_id": String(2_000_000 + author(n)),
             "created_at": InstantFormat.string(from: created(n)),
-            "attachments": ["media_keys": ["3_\(Self.firstID + n * 1000)"]],
+            "attachments": ["media_keys": ["3_\(Self.firstID + n * 1000 + topic)"]],
             "possibly_sensitive": n % 10 == 7,
             "lang": "ko",
         ]
     }
 
-    private func media(_ n: Int) -> [String: Any] {
-        let key = "3_\(Self.firstID + n * 1000)"
+    private func media(_ n: Int, topic: Int) -> [String: Any] {
+        let key = "3_\(Self.firstID + n * 1000 + topic)"
         if n % 20 == 11 {
             return [
                 "media_key": key, "type": "animated_gif", "width": 480, "height": 270,

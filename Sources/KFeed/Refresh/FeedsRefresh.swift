@@ -1,6 +1,5 @@
 package import Foundation
 import KFeedBase
-package import Logging
 import Synchronization
 
 /// Refreshes the feeds of a feeds file (`kfeed refresh` with `kfeed.toml`): every due feed, or those named, in one
@@ -40,13 +39,11 @@ package struct FeedsRefresh: Sendable {
     package var feeds: [Feed]
     /// The spend cap.
     package var budget: Budget
-    package var logger: Logger
 
-    package init(root: URL, feeds: [Feed], budget: Budget, logger: Logger) {
+    package init(root: URL, feeds: [Feed], budget: Budget) {
         self.root = root
         self.feeds = feeds
         self.budget = budget
-        self.logger = logger
     }
 
     /// The ledger as last written (a fresh one when there is none or it cannot be read).
