@@ -157,71 +157,12 @@ struct GlobalOptions: ParsableArguments {
     /// Resolves flags, environment and `.env` into settings.
     /// - Throws: `KFeedError` with code `.configuration` for invalid environment values or queries.
     func settings(environment: SettingsEnvironment) throws -> Settings {
-        let now =
-            try self.now ?? environment["KFEED_NOW"].map { text in
-                guard let date = InstantFormat.date(from: text) else {
-                    throw KFeedError(.configuration, "KFEED_NOW '\(text)' is not an ISO 8601 date with a zone")
-                }
-                return date
-            } ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-
-        let query: RecentSearchQuery
-        if let raw = self.query ?? (contexts.isEmpty ? environment["KFEED_QUERY"] : nil) {
-            guard contexts.isEmpty else {
-                throw KFeedError(.configuration, "--query and --context exclude each other: give one of them")
-            }
-            query = try RecentSearchQuery(raw: raw)
-        } else {
-            let texts =
-                contexts.isEmpty
-                ? (environment["KFEED_CONTEXTS"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(
-                    String.init
-                )
-                : contexts
-            query = RecentSearchQuery(contexts: try texts.map(ContextAnnotation.init(parsing:)))
-        }
-
-        let size: ImageSize
-        if let flag = self.size {
-            size = flag
-        } else if let text = environment["KFEED_SIZE"] {
-            do { size = try ImageSize(parsing: text) } catch let error as KFeedError {
-                throw KFeedError(.configuration, "KFEED_SIZE: \(error.message)")
-            }
-        } else {
-            size = .small
-        }
-
-        let apiText = apiBase ?? environment["KFEED_API_BASE"]
-        var apiBaseURL = XClient.Configuration.defaultBaseURL
-        if let apiText {
-            guard let url = URL(string: apiText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil
-            else {
-                throw KFeedError(.configuration, "API base '\(apiText)' is not an http(s) URL, e.g. https://api.x.com")
-            }
-            apiBaseURL = url
-        }
-
-        let policy: ReloadPolicy
-        do { policy = try ReloadPolicy(parsing: self.policy, now: now) } catch let error as KFeedError {
-            throw KFeedError(.usage, "--policy: \(error.message)")
-        }
-
-        var profiles: [DisplayProfile] = []
-        if !self.profiles.isEmpty {
-            profiles = try self.profiles.map { try DisplayProfile(parsing: $0) }
-        } else if let text = environment["KFEED_PROFILES"] {
-            for name in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
-                do { profiles.append(try DisplayProfile(parsing: String(name))) } catch {
-                    throw KFeedError(.configuration, "KFEED_PROFILES: \(error.message)")
-                }
-            }
-        }
-        // One render per profile name, first kept.
-        var names: Set<String> = []
-        profiles = profiles.filter { names.insert($0.name).inserted }
-
+        let now = try resolvedNow(environment)
+        let query = try resolvedQuery(environment)
+        let size = try resolvedSize(environment)
+        let apiBaseURL = try resolvedAPIBase(environment)
+        let policy = try resolvedPolicy(now: now)
+        let profiles = try resolvedProfiles(environment)
         let replay = (replay ?? environment["KFEED_REPLAY"]).map { URL(fileURLWithPath: $0) }
         return Settings(
             query: query,
@@ -248,6 +189,77 @@ struct GlobalOptions: ParsableArguments {
             tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
             verbosity: verbose ? .verbose : quiet ? .quiet : .normal
         )
+    }
+
+    /// `--now`, else `KFEED_NOW`, else the current second.
+    private func resolvedNow(_ environment: SettingsEnvironment) throws -> Date {
+        try self.now ?? environment["KFEED_NOW"].map { text in
+            guard let date = InstantFormat.date(from: text) else {
+                throw KFeedError(.configuration, "KFEED_NOW '\(text)' is not an ISO 8601 date with a zone")
+            }
+            return date
+        } ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
+
+    /// `--query` (or `KFEED_QUERY` when no `--context` is given) as written, else the contexts of `--context` or
+    /// `KFEED_CONTEXTS`.
+    private func resolvedQuery(_ environment: SettingsEnvironment) throws -> RecentSearchQuery {
+        if let raw = self.query ?? (contexts.isEmpty ? environment["KFEED_QUERY"] : nil) {
+            guard contexts.isEmpty else {
+                throw KFeedError(.configuration, "--query and --context exclude each other: give one of them")
+            }
+            return try RecentSearchQuery(raw: raw)
+        }
+        let texts =
+            contexts.isEmpty
+            ? (environment["KFEED_CONTEXTS"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            : contexts
+        return RecentSearchQuery(contexts: try texts.map(ContextAnnotation.init(parsing:)))
+    }
+
+    /// `--size`, else `KFEED_SIZE`, else small.
+    private func resolvedSize(_ environment: SettingsEnvironment) throws -> ImageSize {
+        if let flag = self.size { return flag }
+        guard let text = environment["KFEED_SIZE"] else { return .small }
+        do { return try ImageSize(parsing: text) } catch let error as KFeedError {
+            throw KFeedError(.configuration, "KFEED_SIZE: \(error.message)")
+        }
+    }
+
+    /// `--api-base`, else `KFEED_API_BASE`, else X's host; an http(s) URL with a host.
+    private func resolvedAPIBase(_ environment: SettingsEnvironment) throws -> URL {
+        guard let apiText = apiBase ?? environment["KFEED_API_BASE"] else {
+            return XClient.Configuration.defaultBaseURL
+        }
+        guard let url = URL(string: apiText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host != nil
+        else {
+            throw KFeedError(.configuration, "API base '\(apiText)' is not an http(s) URL, e.g. https://api.x.com")
+        }
+        return url
+    }
+
+    /// `--policy`, relative to `now`.
+    private func resolvedPolicy(now: Date) throws -> ReloadPolicy {
+        do { return try ReloadPolicy(parsing: self.policy, now: now) } catch let error as KFeedError {
+            throw KFeedError(.usage, "--policy: \(error.message)")
+        }
+    }
+
+    /// `--profile`, else `KFEED_PROFILES`; one render per profile name, first kept.
+    private func resolvedProfiles(_ environment: SettingsEnvironment) throws -> [DisplayProfile] {
+        var profiles: [DisplayProfile] = []
+        if !self.profiles.isEmpty {
+            profiles = try self.profiles.map { try DisplayProfile(parsing: $0) }
+        } else if let text = environment["KFEED_PROFILES"] {
+            for name in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
+                do { profiles.append(try DisplayProfile(parsing: String(name))) } catch {
+                    throw KFeedError(.configuration, "KFEED_PROFILES: \(error.message)")
+                }
+            }
+        }
+        var names: Set<String> = []
+        return profiles.filter { names.insert($0.name).inserted }
     }
 
     private static func defaultCacheDirectory(_ environment: SettingsEnvironment) -> URL {

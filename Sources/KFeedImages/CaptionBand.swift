@@ -46,6 +46,12 @@ package enum CaptionBand {
         }
     }
 
+    /// The text colours on the band: the name and hour, and the `@username` under the name.
+    private struct Inks {
+        var ink: RenderCanvas.Colour
+        var secondary: RenderCanvas.Colour
+    }
+
     static func draw(
         _ caption: DisplayCaption,
         on canvas: inout RenderCanvas,
@@ -54,52 +60,90 @@ package enum CaptionBand {
     ) throws(KFeedError) -> Report {
         let metrics = Metrics(width: canvas.width, height: canvas.height)
         let top = canvas.height - metrics.height
-        let ink: RenderCanvas.Colour
-        let secondary: RenderCanvas.Colour
+        let inks = drawBackground(on: &canvas, top: top, metrics: metrics, isFullColour: isFullColour)
+        let avatarX = metrics.padding * 2
+        drawAvatar(caption.avatarJPEG, on: &canvas, x: avatarX, y: top + metrics.padding, metrics: metrics)
+        let hourLeft = drawHour(caption.hour, on: &canvas, top: top, metrics: metrics, ink: inks.ink, fonts: fonts)
+        let textLeft = Float(avatarX + metrics.avatar + metrics.padding * 2)
+        return try drawNames(
+            of: caption,
+            on: &canvas,
+            top: top,
+            left: textLeft,
+            maxWidth: max(hourLeft - Float(metrics.padding * 3) - textLeft, Float(metrics.nameSize)),
+            metrics: metrics,
+            inks: inks,
+            fonts: fonts
+        )
+    }
+
+    /// The band itself: on full colour, the picture darkened; on a palette, solid white under a black rule.
+    private static func drawBackground(
+        on canvas: inout RenderCanvas,
+        top: Int,
+        metrics: Metrics,
+        isFullColour: Bool
+    ) -> Inks {
         if isFullColour {
             canvas.shade(x: 0, y: top, width: canvas.width, height: metrics.height, colour: .init(0, 0, 0), alpha: 0.6)
-            ink = .init(255, 255, 255)
-            secondary = .init(215, 215, 215)
-        } else {
-            canvas.fill(
-                x: 0,
-                y: top,
-                width: canvas.width,
-                height: metrics.height,
-                colour: .init(255, 255, 255),
-                isCrisp: true
-            )
-            let rule = max(metrics.height / 36, 1)
-            canvas.fill(x: 0, y: top - rule, width: canvas.width, height: rule, colour: .init(0, 0, 0), isCrisp: true)
-            ink = .init(0, 0, 0)
-            secondary = .init(60, 60, 60)
+            return Inks(ink: .init(255, 255, 255), secondary: .init(215, 215, 215))
         }
+        canvas.fill(
+            x: 0,
+            y: top,
+            width: canvas.width,
+            height: metrics.height,
+            colour: .init(255, 255, 255),
+            isCrisp: true
+        )
+        let rule = max(metrics.height / 36, 1)
+        canvas.fill(x: 0, y: top - rule, width: canvas.width, height: rule, colour: .init(0, 0, 0), isCrisp: true)
+        return Inks(ink: .init(0, 0, 0), secondary: .init(60, 60, 60))
+    }
 
-        // Avatar.
-        let avatarX = metrics.padding * 2
-        let avatarY = top + metrics.padding
+    /// The round avatar at `x`, `y`; a grey disc when there is none or it does not decode.
+    private static func drawAvatar(_ jpeg: Data?, on canvas: inout RenderCanvas, x: Int, y: Int, metrics: Metrics) {
         let avatarSize = ImageSize(width: metrics.avatar, height: metrics.avatar)
-        if let jpeg = caption.avatarJPEG, let pixels = try? JPEGThumbnailer().pixels(of: jpeg, size: avatarSize) {
-            canvas.drawDisc(pixels, diameter: metrics.avatar, x: avatarX, y: avatarY)
+        if let jpeg, let pixels = try? JPEGThumbnailer().pixels(of: jpeg, size: avatarSize) {
+            canvas.drawDisc(pixels, diameter: metrics.avatar, x: x, y: y)
         } else {
             let grey = [UInt8](repeating: 170, count: metrics.avatar * metrics.avatar * 4)
-            canvas.drawDisc(grey, diameter: metrics.avatar, x: avatarX, y: avatarY)
+            canvas.drawDisc(grey, diameter: metrics.avatar, x: x, y: y)
         }
+    }
 
-        // Hour, right-aligned and centred vertically.
+    /// The hour, right-aligned and centred vertically, at most a third of the width.
+    /// - Returns: where the hour starts (the right margin when none was drawn).
+    private static func drawHour(
+        _ text: String,
+        on canvas: inout RenderCanvas,
+        top: Int,
+        metrics: Metrics,
+        ink: RenderCanvas.Colour,
+        fonts: FontStack
+    ) -> Float {
         let right = Float(canvas.width - metrics.padding * 2)
-        var hourLeft = right
-        if !caption.hour.isEmpty,
-            let hour = fonts.layout(caption.hour, pixelSize: metrics.hourSize, bold: true, maxWidth: right / 3)
-        {
-            hourLeft = right - hour.width
-            let baseline = Float(top) + Float(metrics.height) / 2 + Float(metrics.hourSize) * 0.36
-            fonts.draw(hour, x: hourLeft, baseline: baseline, colour: ink, on: &canvas)
-        }
+        guard !text.isEmpty, let hour = fonts.layout(text, pixelSize: metrics.hourSize, bold: true, maxWidth: right / 3)
+        else { return right }
+        let hourLeft = right - hour.width
+        let baseline = Float(top) + Float(metrics.height) / 2 + Float(metrics.hourSize) * 0.36
+        fonts.draw(hour, x: hourLeft, baseline: baseline, colour: ink, on: &canvas)
+        return hourLeft
+    }
 
-        // Name over @username.
-        let textLeft = Float(avatarX + metrics.avatar + metrics.padding * 2)
-        let maxWidth = max(hourLeft - Float(metrics.padding * 3) - textLeft, Float(metrics.nameSize))
+    /// The name over `@username` from `left`, each at most `maxWidth`; `@username` alone, centred, in the name's
+    /// place when no font can draw the name.
+    /// - Throws: `.configuration` when no font can draw `@username` either.
+    private static func drawNames(
+        of caption: DisplayCaption,
+        on canvas: inout RenderCanvas,
+        top: Int,
+        left textLeft: Float,
+        maxWidth: Float,
+        metrics: Metrics,
+        inks: Inks,
+        fonts: FontStack
+    ) throws(KFeedError) -> Report {
         let handle = "@" + caption.username
         let nameBaseline = Float(top) + Float(metrics.height) * 0.47
         let usernameBaseline = nameBaseline + Float(metrics.usernameSize) * 1.35
@@ -111,7 +155,7 @@ package enum CaptionBand {
         {
             nameLine = line
             if let username = fonts.layout(handle, pixelSize: metrics.usernameSize, bold: false, maxWidth: maxWidth) {
-                fonts.draw(username, x: textLeft, baseline: usernameBaseline, colour: secondary, on: &canvas)
+                fonts.draw(username, x: textLeft, baseline: usernameBaseline, colour: inks.secondary, on: &canvas)
             }
         } else {
             guard let line = fonts.layout(handle, pixelSize: metrics.nameSize, bold: true, maxWidth: maxWidth) else {
@@ -124,7 +168,7 @@ package enum CaptionBand {
             fellBack = true
         }
         let nameY = Float(fellBack ? (nameBaseline + usernameBaseline) / 2 : nameBaseline)
-        fonts.draw(nameLine, x: textLeft, baseline: nameY, colour: ink, on: &canvas)
+        fonts.draw(nameLine, x: textLeft, baseline: nameY, colour: inks.ink, on: &canvas)
         return Report(
             nameLine: nameLine.text,
             fellBackToUsername: fellBack,

@@ -35,7 +35,7 @@ final class RenderShelf: @unchecked Sendable {
 
     /// One render: the generation (its manifest's identity), the entry (its date) and the profile.
     struct Key: Hashable {
-        var generation: NoFollowFile.Identity
+        var generation: CacheStore.FileIdentity
         var entry: Date
         var profile: String
     }
@@ -158,8 +158,8 @@ final class RenderShelf: @unchecked Sendable {
 
     /// Drops renders of generations older than the previous one, then the oldest until within the bounds.
     /// Called with `lock` held.
-    private func prune(keeping current: NoFollowFile.Identity) {
-        var generations: [NoFollowFile.Identity] = []
+    private func prune(keeping current: CacheStore.FileIdentity) {
+        var generations: [CacheStore.FileIdentity] = []
         for key in order.reversed() where !generations.contains(key.generation) { generations.append(key.generation) }
         let kept = Set(generations.prefix(2))
         for key in order where !kept.contains(key.generation) { made[key] = nil }

@@ -106,7 +106,7 @@ struct ServeResponder: HTTPResponder {
             case "/healthz": self = .health
             default:
                 let relative = String(path.dropFirst())
-                guard path.hasPrefix("/"), Generation.isServable(relative) else { return nil }
+                guard path.hasPrefix("/"), CacheStore.isGenerationFile(relative) else { return nil }
                 self = .file(relative)
             }
         }

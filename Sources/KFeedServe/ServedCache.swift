@@ -2,15 +2,15 @@ import Foundation
 import KFeed
 import KFeedBase
 
-/// The server's only reader of the cache directory: it loads each newly committed manifest (`timeline.json`) and
-/// every file that manifest names into memory (a ``Generation``), and keeps the current and the previous one. The
-/// layout (names, paths, the state's format) is ``CacheStore``'s; the reading here is the server's own, because a
-/// generation needs each file's identity and date as well as its bytes.
+/// The server's holder of the cache: it keeps each newly committed generation (`timeline.json` and every file it
+/// names) in memory (a ``Generation``), the current and the previous one. ``CacheStore`` reads them
+/// (``CacheStore/loadGeneration(limit:)``: without following symlinks, each file with its identity and date), as it
+/// reads the cache for the CLI; this decides when, and what is served meanwhile.
 ///
 /// Every call first compares `timeline.json`'s identity (device, inode, size, mtime: one `lstat`) with the loaded
-/// one and loads the new generation when it changed, so each request sees the newest committed manifest. Files are
-/// opened without following symlinks and must be regular. A refresh sweeps files that neither its manifest nor the
-/// previous one names; holding them in memory means a client that read generation N can still fetch what N names.
+/// one and loads the new generation when it changed, so each request sees the newest committed manifest. A refresh
+/// sweeps files that neither its manifest nor the previous one names; holding them in memory means a client that
+/// read generation N can still fetch what N names.
 ///
 /// `@unchecked Sendable`: the generations and the error are guarded by `lock`; loading is serialized by
 /// `loadLock` so that a change is loaded once while other requests keep answering from the old snapshot.
@@ -31,17 +31,15 @@ final class ServedCache: @unchecked Sendable {
         }
     }
 
-    /// The cache directory's owner, for its layout.
+    /// The cache directory's owner and reader.
     private let store: CacheStore
-    /// The directory's path, for ``NoFollowFile``.
+    /// The directory's path, kept out of error messages.
     private let path: String
-    /// The manifest's absolute path (checked on every request, so made once).
-    private let manifestPath: String
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     private let loadLock = NSLock()
     private var snapshot = Snapshot()
-    private var failedIdentity: NoFollowFile.Identity?
+    private var failedIdentity: CacheStore.FileIdentity?
     private var failedAt = Date.distantPast
     private var loadError: String?
 
@@ -49,13 +47,12 @@ final class ServedCache: @unchecked Sendable {
     init(directory: URL, log: @escaping @Sendable (String) -> Void) {
         self.store = CacheStore(directory: directory)
         self.path = store.directory.path
-        self.manifestPath = store.absolutePath(CacheStore.manifestName)
         self.log = log
     }
 
     /// The generations, after loading `timeline.json` if it changed since the last call.
     func current() -> Snapshot {
-        let identity = NoFollowFile.identity(of: manifestPath)
+        let identity = store.manifestIdentity()
         let loaded = lock.withLock { snapshot }
         if identity == nil || identity == loaded.current?.identity { return loaded }
         loadLock.lock()
@@ -100,52 +97,24 @@ final class ServedCache: @unchecked Sendable {
         store.state()
     }
 
-    /// Reads `timeline.json` and every file it names. When a named file is missing because a newer manifest has
-    /// been committed (and a later refresh swept it), starts again with the newer manifest (a few times).
+    /// The committed generation, read by the store; the files it names that cannot be served are logged.
     private func load() throws -> Generation {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let manifestContents: NoFollowFile.Contents
-            do {
-                manifestContents = try NoFollowFile.read(CacheStore.manifestName, in: path, limit: Self.fileLimit)
-            } catch {
-                throw KFeedError(.io, "\(manifestPath) is \(error)")
-            }
-            let manifest: Manifest
-            do {
-                manifest = try Manifest.decode(Data(manifestContents.data))
-            } catch {
-                throw KFeedError(.apiResponse, "\(manifestPath) is not a kfeed timeline")
-            }
-            var files: [String: ServedFile] = [:]
-            var missing: [String] = []
-            for relative in Generation.servablePaths(of: manifest) {
-                do {
-                    let contents = try NoFollowFile.read(relative, in: path, limit: Self.fileLimit)
-                    files[relative] = ServedFile(bytes: contents.data, path: relative, modified: contents.modified)
-                } catch .missing where CacheStore.isPlaceholderPath(relative) {
-                    continue  // only served when the refresh made one
-                } catch {
-                    missing.append("\(relative) (\(error))")
-                }
-            }
-            if !missing.isEmpty {
-                let now = NoFollowFile.identity(of: manifestPath)
-                if now != manifestContents.identity && attempt < 5 { continue }
-                log("the timeline names files that cannot be served: \(missing.sorted().joined(separator: ", "))")
-            }
-            let manifestFile = ServedFile(
-                bytes: manifestContents.data,
-                path: CacheStore.manifestName,
-                modified: manifestContents.modified
-            )
-            return Generation(
-                manifest: manifest,
-                manifestFile: manifestFile,
-                files: files,
-                identity: manifestContents.identity
-            )
+        let loaded = try store.loadGeneration(limit: Self.fileLimit)
+        if !loaded.unreadable.isEmpty {
+            log("the timeline names files that cannot be served: \(loaded.unreadable.joined(separator: ", "))")
         }
+        return Generation(
+            manifest: loaded.manifest,
+            manifestFile: ServedFile(loaded.manifestFile, path: CacheStore.manifestName),
+            files: Dictionary(uniqueKeysWithValues: loaded.files.map { ($0, ServedFile($1, path: $0)) }),
+            identity: loaded.identity
+        )
+    }
+}
+
+extension ServedFile {
+    /// Wraps a file of a generation the store read.
+    fileprivate init(_ file: CacheStore.GenerationFile, path: String) {
+        self.init(bytes: file.bytes, path: path, modified: file.modified)
     }
 }

@@ -9,6 +9,7 @@ extension Refresher {
     ///   - transport: answers the search and the images (a stub, a replay or the simulated X).
     ///   - plan: what to search and how to lay out the timeline.
     ///   - maxTries: tries per request.
+    ///   - pageBudget: pages one search may read at most.
     ///   - deadline: the longest the whole refresh may take.
     ///   - clock: what the deadline is measured on.
     /// - Returns: the refresher.
@@ -17,12 +18,17 @@ extension Refresher {
         transport: any HTTPTransport,
         plan: Plan,
         maxTries: Int = 1,
+        pageBudget: Int = 3,
         deadline: Duration = .seconds(300),
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Refresher {
         Refresher(store: CacheStore(directory: directory), plan: plan, deadline: deadline, clock: clock) {
             Refresher.Connection(
-                client: XClient(configuration: .init(maxTries: maxTries), transport: transport, sleep: { _ in }),
+                client: XClient(
+                    configuration: .init(pageBudget: pageBudget, maxTries: maxTries),
+                    transport: transport,
+                    sleep: { _ in }
+                ),
                 images: ImageFetcher(transport: transport)
             )
         }

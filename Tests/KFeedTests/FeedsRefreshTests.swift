@@ -15,15 +15,15 @@ struct FeedsRefreshTests {
         in root: URL,
         x: SimulatedX,
         names: [String] = ["kpop", "pets", "frame"]
-    ) -> [FeedsRefresh.Feed] {
-        names.map { name in
+    ) throws -> [FeedsRefresh.Feed] {
+        try names.map { name in
             FeedsRefresh.Feed(
                 name: name,
                 refresher: Refresher.testing(
                     in: root.appendingPathComponent("feeds/\(name)"),
                     transport: x,
                     plan: .init(
-                        query: try! RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
+                        query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
                         builder: TimelineBuilder(),
                         size: .small
                     )
@@ -37,7 +37,7 @@ struct FeedsRefreshTests {
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
             let refresh = FeedsRefresh(
                 root: root,
-                feeds: Self.feeds(in: root, x: x),
+                feeds: try Self.feeds(in: root, x: x),
                 budget: Budget(postsPerDay: 60)
             )
             var blank: [String] = []
@@ -70,7 +70,7 @@ struct FeedsRefreshTests {
     @Test func aSpentBudgetMakesNoRequestAndTheTimelinesKeepTheirPictures() async throws {
         try await TemporaryDirectory.withAsync { root in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
-            let feeds = Self.feeds(in: root, x: x, names: ["kpop", "pets"])
+            let feeds = try Self.feeds(in: root, x: x, names: ["kpop", "pets"])
             let first = FeedsRefresh(root: root, feeds: feeds, budget: Budget())
             _ = try await first.refresh(now: Self.t0)
             let requests = x.searchParameters.count
@@ -107,7 +107,7 @@ struct FeedsRefreshTests {
             x.rateLimitedUntil = reset
             let refresh = FeedsRefresh(
                 root: root,
-                feeds: Self.feeds(in: root, x: x),
+                feeds: try Self.feeds(in: root, x: x),
                 budget: Budget()
             )
             let results = try await refresh.refresh(now: Self.t0)

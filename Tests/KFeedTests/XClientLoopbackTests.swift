@@ -71,7 +71,7 @@ struct XClientLoopbackTests {
         let unavailable = try RecordedRoutes.response("503")
         let kpop = try RecordedRoutes.response("kpop")
         try await Self.withClient(responding: unavailable, unavailable, kpop) { client, server, waits in
-            let outcome = try await client.timeline()
+            let outcome = try await client.searchFor24Posts()
             #expect(outcome.results.posts.count == 8)
             #expect(server.requests.count == 3)
             #expect(await waits.all.count == 2)
@@ -107,7 +107,8 @@ struct XClientLoopbackTests {
     @Test func followsNextTokenWithASmallerPageAndTheSameSinceID() async throws {
         let sinceID = "1859169999999999999"
         try await Self.withClient(RecordedRoutes(scenario: "short-pages")) { client, server, _ in
-            let outcome = try await client.timeline(sinceID: sinceID)
+            // The caller still wants 20 posts after the first page: the second is sized for them, smaller.
+            let outcome = try await client.search(.default, wanting: 24, sinceID: sinceID) { _ in 20 }
             #expect(outcome.results.posts.count == 7)
             let requests = server.requests
             try #require(requests.count == 2)
@@ -120,19 +121,25 @@ struct XClientLoopbackTests {
         }
     }
 
-    @Test func samplePagesFillTheTimelineAndStop() async throws {
+    @Test func samplePagesAreReadWhileWantedAndStopAtTheLast() async throws {
         try await Self.withClient(RecordedRoutes(scenario: "sample")) { client, server, _ in
-            let outcome = try await client.timeline()
-            #expect(outcome.selection.chosen.count == 24)
-            #expect(outcome.selection.isFull)
-            #expect(server.requests.count == 2)
+            var asked = 0
+            let outcome = try await client.search(.default, wanting: 24) { _ in
+                asked += 1
+                return 7
+            }
+            #expect(asked == 2)
+            #expect(outcome.results.pageCount == 2)
+            #expect(outcome.results.posts.count == 42)
+            #expect(outcome.results.nextToken == nil)
+            #expect(server.requests.map { $0.queryValue("max_results") } == ["30", "10"])
             #expect(outcome.rateLimit?.remaining == 448)
         }
     }
 
     @Test func pageBudgetOfOneReadsOnePage() async throws {
         try await Self.withClient(RecordedRoutes(scenario: "sample"), pageBudget: 1) { client, server, _ in
-            let outcome = try await client.timeline()
+            let outcome = try await client.searchFor24Posts()
             #expect(outcome.results.pageCount == 1)
             #expect(server.requests.count == 1)
         }
@@ -142,7 +149,7 @@ struct XClientLoopbackTests {
 
     @Test func requestCarriesTheTokenTheFieldsAndTheUserAgent() async throws {
         try await Self.withClient(RecordedRoutes(scenario: "kpop")) { client, server, _ in
-            _ = try await client.timeline()
+            _ = try await client.searchFor24Posts()
             let request = try #require(server.requests.first)
             #expect(request.method == "GET")
             #expect(request.path == Self.searchPath)
@@ -171,7 +178,7 @@ struct XClientLoopbackTests {
     func rawQueryArrivesExactlyAsWritten(text: String) async throws {
         let query = try RecentSearchQuery(raw: text)
         try await Self.withClient(RecordedRoutes(scenario: "kpop")) { client, server, _ in
-            _ = try await client.timeline(query)
+            _ = try await client.searchFor24Posts(query)
             let request = try #require(server.requests.first)
             #expect(request.queryValue("query") == text)
             // Sent strictly encoded: a literal `+` would read as a space, `#` would end the URL, `&` the value.
@@ -205,7 +212,7 @@ struct XClientLoopbackTests {
     @Test func slowDripWithinTheTimeoutIsReadWhole() async throws {
         let response = try RecordedRoutes.response("kpop").delivered(.drip(bytes: 1_024, every: .milliseconds(50)))
         try await Self.withClient(responding: response) { client, _, _ in
-            let outcome = try await client.timeline()
+            let outcome = try await client.searchFor24Posts()
             #expect(outcome.results.posts.count == 8)
         }
     }
@@ -282,13 +289,13 @@ extension XClientLoopbackTests {
         }
     }
 
-    /// The error a 24-entry search throws; every way it can print is checked for the token.
+    /// The error a search for 24 posts throws; every way it can print is checked for the token.
     static func failure(
         of client: XClient,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> KFeedError? {
         let error = await #expect(throws: KFeedError.self, sourceLocation: sourceLocation) {
-            try await client.timeline()
+            try await client.searchFor24Posts()
         }
         if let error {
             let printed = [error.message, "\(error)", String(reflecting: error), error.localizedDescription]
@@ -299,12 +306,13 @@ extension XClientLoopbackTests {
 }
 
 extension XClient {
-    /// A search for the contract's default 24-entry timeline.
-    fileprivate func timeline(
+    /// A search for 24 posts whose caller still wants 24 after every page (what the posts make of a timeline is the
+    /// refresher's business, `RefresherPagingTests`).
+    fileprivate func searchFor24Posts(
         _ query: RecentSearchQuery = .default,
         sinceID: String? = nil
-    ) async throws -> TimelineSearch {
-        try await search(query, for: TimelineBuilder(), sinceID: sinceID)
+    ) async throws -> Outcome {
+        try await search(query, wanting: 24, sinceID: sinceID) { _ in 24 }
     }
 }
 

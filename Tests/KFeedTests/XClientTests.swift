@@ -78,6 +78,12 @@ struct XClientTests {
         )
     }
 
+    /// A search for 24 posts whose caller still wants 24 after every page: what the posts make of a timeline is the
+    /// refresher's business (`RefresherPagingTests`), not the client's.
+    private static func search(_ client: XClient, sinceID: String? = nil) async throws -> XClient.Outcome {
+        try await client.search(.default, wanting: 24, sinceID: sinceID) { _ in 24 }
+    }
+
     private static func body(_ name: String) throws -> Data {
         try Fixture.data("recent-search.\(name).json")
     }
@@ -94,33 +100,40 @@ struct XClientTests {
 
     // MARK: - Paging
 
-    @Test func sampleFillsTwentyFourEntriesOverTwoPages() async throws {
+    @Test func eachNextPageIsSizedForWhatTheCallerStillWantsAfterTheMergedPages() async throws {
         let transport = try StubTransport.replaying("sample")
-        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
-        #expect(outcome.selection.chosen.count == 24)
-        #expect(outcome.selection.isFull)
+        var seen: [(pages: Int, posts: Int)] = []
+        let outcome = try await Self.client(transport).search(.default, wanting: 24) { results in
+            seen.append((results.pageCount, results.posts.count))
+            return 7
+        }
+        // The caller is asked after each page, with every page so far merged.
+        #expect(seen.map(\.pages) == [1, 2])
+        #expect(seen.map(\.posts) == [24, 42])
         #expect(outcome.results.pageCount == 2)
+        #expect(outcome.results.nextToken == nil)
         let parameters = transport.parameters()
         #expect(parameters.count == 2)
         #expect(parameters[0]["max_results"] == "30")
         #expect(parameters[0]["next_token"] == nil)
         #expect(parameters[0]["query"] == RecentSearchQuery.default.text)
-        // Page 1 gives 17 usable posts: the second page asks for the 7 missing plus a margin (at least 10).
+        // 7 still wanted: the second page asks for them plus a margin (at least 10).
         #expect(parameters[1]["next_token"] == Self.nextToken)
         #expect(parameters[1]["max_results"] == "10")
-        #expect(parameters[1]["max_results"] == String(RecentSearchRequest.pageSize(forEntries: 24 - 17)))
+        #expect(parameters[1]["max_results"] == String(RecentSearchRequest.pageSize(forEntries: 7)))
+        #expect(parameters[1]["query"] == RecentSearchQuery.default.text)
+        // The last response's figures (the first page's say 449 remaining).
         #expect(outcome.rateLimit?.remaining == 448)
         #expect(outcome.rateLimit?.limit == 450)
         #expect(outcome.rateLimit?.reset == Date(timeIntervalSince1970: 1_795_340_700))
     }
 
-    @Test func shortPagesGiveSevenEntriesOverTwoPages() async throws {
+    @Test func shortPagesAreReadUntilTheLastHasNoNextToken() async throws {
         let transport = try StubTransport.replaying("short-pages")
-        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
-        #expect(outcome.selection.chosen.count == 7)
-        #expect(!outcome.selection.isFull)
+        let outcome = try await Self.client(transport).search(.default, wanting: 24) { _ in 20 }
         #expect(outcome.results.pageCount == 2)
         #expect(outcome.results.nextToken == nil)
+        #expect(outcome.results.posts.count == 7)
         let parameters = transport.parameters()
         #expect(parameters.map { $0["max_results"] } == ["30", "25"])
         #expect(parameters[1]["next_token"] == "7140dibdnow9c7btw4b0ufpbbeo2uuqm8r7q4cwquj9ab")
@@ -128,48 +141,50 @@ struct XClientTests {
 
     @Test func pageBudgetOfOneStopsAfterTheFirstPage() async throws {
         let transport = try StubTransport.replaying("sample")
-        let outcome = try await Self.client(transport, pageBudget: 1).search(.default, for: TimelineBuilder())
+        let outcome = try await Self.client(transport, pageBudget: 1).search(.default, wanting: 24) { _ in 7 }
         #expect(transport.requests.count == 1)
         #expect(outcome.results.pageCount == 1)
         #expect(outcome.results.nextToken == Self.nextToken)
-        #expect(outcome.selection.chosen.count == 17)
-        #expect(!outcome.selection.isFull)
+        #expect(outcome.results.posts.count == 24)
     }
 
-    @Test func fullFirstPageStopsPaging() async throws {
+    @Test func aCallerWantingNoMoreStopsPagingDespiteANextToken() async throws {
         let transport = try StubTransport.replaying("sample")
-        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder(entryCount: 10))
+        var asked = 0
+        let outcome = try await Self.client(transport).search(.default, wanting: 10) { _ in
+            asked += 1
+            return 0
+        }
+        #expect(asked == 1)
         #expect(transport.requests.count == 1)
-        #expect(outcome.selection.chosen.count == 10)
+        #expect(outcome.results.nextToken == Self.nextToken)
         #expect(transport.parameters().first?["max_results"] == "13")
     }
 
     @Test func lastPageWithoutNextTokenStopsPaging() async throws {
         let transport = try StubTransport.replaying("kpop")
-        let outcome = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        let outcome = try await Self.client(transport).search(.default, wanting: 24) { _ in 20 }
         #expect(transport.requests.count == 1)
-        #expect(outcome.selection.chosen.count == 4)
+        #expect(outcome.results.pageCount == 1)
+        #expect(outcome.results.posts.count == 8)
     }
 
     @Test func emptySearchIsNoError() async throws {
-        let outcome = try await Self.client(try StubTransport.replaying("empty")).search(
-            .default,
-            for: TimelineBuilder()
-        )
-        #expect(outcome.selection.chosen.isEmpty)
+        let outcome = try await Self.search(Self.client(try StubTransport.replaying("empty")))
         #expect(outcome.results.posts.isEmpty)
+        #expect(outcome.results.feedItems.isEmpty)
+        #expect(outcome.results.pageCount == 1)
     }
 
     @Test func partialErrorsAreNoFailure() async throws {
-        let outcome = try await Self.client(try StubTransport.replaying("partial-errors"))
-            .search(.default, for: TimelineBuilder())
+        let outcome = try await Self.search(Self.client(try StubTransport.replaying("partial-errors")))
         #expect(outcome.results.partialErrors.count == 2)
-        #expect(outcome.selection.chosen.map(\.item.post.id) == ["1859170000000000201"])
+        #expect(outcome.results.posts.map(\.id) == ["1859170000000000201", "1859170000000000202"])
     }
 
     @Test func sinceIDIsKeptWhileFollowingNextToken() async throws {
         let transport = try StubTransport.replaying("sample")
-        _ = try await Self.client(transport).search(.default, for: TimelineBuilder(), sinceID: "1859000000000000000")
+        _ = try await Self.search(Self.client(transport), sinceID: "1859000000000000000")
         #expect(transport.parameters().map { $0["since_id"] } == ["1859000000000000000", "1859000000000000000"])
     }
 
@@ -191,7 +206,7 @@ struct XClientTests {
         let token = try BearerToken(Self.secret, source: "test")
         let log = LogLines()
         let client = Self.client(transport, log: log, token: token)
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == code)
         #expect(error?.code.exitCode == exitCode)
         #expect(error?.description.contains(Self.secret) == false)
@@ -202,7 +217,7 @@ struct XClientTests {
 
     @Test func badRequestCarriesXsMessage() async throws {
         let client = Self.client(try StubTransport.replaying("400"))
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .configuration)
         #expect(error?.message.contains("Reference to invalid operator 'has:images'") == true)
         #expect(error?.message.contains("400") == true)
@@ -210,7 +225,7 @@ struct XClientTests {
 
     @Test func clientNotEnrolledIsNamed() async throws {
         let client = Self.client(try StubTransport.replaying("403-client-not-enrolled"))
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .unauthorized)
         #expect(error?.message.contains("client-not-enrolled") == true)
     }
@@ -220,7 +235,7 @@ struct XClientTests {
             .respond(403, [], Data(#"{"title":"Forbidden","detail":"No access","type":"about:blank"}"#.utf8))
         ])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport))
         }
         #expect(error?.code == .unauthorized)
         #expect(error?.message.contains("No access") == true)
@@ -229,7 +244,7 @@ struct XClientTests {
     @Test func rateLimitCarriesTheResetTime() async throws {
         let sleeper = SleepRecorder()
         let client = Self.client(try StubTransport.replaying("429-rate-limit"), sleeper: sleeper)
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .rateLimited)
         #expect(error?.retryNotBefore == Date(timeIntervalSince1970: 1_795_340_700))
         #expect(error?.message.contains("2026-11-22T09:45:00Z") == true)
@@ -239,7 +254,7 @@ struct XClientTests {
     @Test func rateLimitWithoutResetHeaderHasNoRetryDate() async throws {
         let transport = StubTransport(script: [.respond(429, [], try Self.body("429-rate-limit"))])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport))
         }
         #expect(error?.code == .rateLimited)
         #expect(error?.retryNotBefore == nil)
@@ -263,7 +278,7 @@ struct XClientTests {
             try Self.ok(),
         ])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport))
         }
         #expect(error?.code == .creditsDepleted)
         #expect(error?.code.exitCode == 77)
@@ -271,16 +286,16 @@ struct XClientTests {
     }
 
     @Test func pageInThePostsVocabularyJoinsLikeTheTweetsOne() async throws {
-        let old = try await Self.client(try StubTransport.replaying("kpop")).search(.default, for: TimelineBuilder())
-        let new = try await Self.client(try StubTransport.replaying("posts-vocabulary"))
-            .search(.default, for: TimelineBuilder())
-        #expect(new.selection.chosen.map(\.item.post.id) == old.selection.chosen.map(\.item.post.id))
-        #expect(!new.selection.chosen.isEmpty)
+        let old = try await Self.search(Self.client(try StubTransport.replaying("kpop")))
+        let new = try await Self.search(Self.client(try StubTransport.replaying("posts-vocabulary")))
+        #expect(new.results.feedItems == old.results.feedItems)
+        #expect(new.results.feedItems.count == 8)
+        #expect(new.results.feedItems.allSatisfy { !$0.media.isEmpty && $0.author != nil })
     }
 
     @Test func usageCapIsNotARateLimitEvenWithRequestsRemaining() async throws {
         let client = Self.client(try StubTransport.replaying("429-usage-cap"))
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .usageCapped)
         #expect(error?.message.contains("usage") == true)
     }
@@ -289,7 +304,7 @@ struct XClientTests {
     func unexpectedStatusIsAnAPIResponseError(status: Int) async throws {
         let transport = StubTransport(script: [.respond(status, [], Data("<html>".utf8))])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport))
         }
         #expect(error?.code == .apiResponse)
         #expect(error?.message.contains("\(status)") == true)
@@ -299,7 +314,7 @@ struct XClientTests {
     @Test func undecodableSuccessIsAnAPIResponseError() async throws {
         let transport = StubTransport(script: [.respond(200, [], Data("<html>oops</html>".utf8))])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport))
         }
         #expect(error?.code == .apiResponse)
         #expect(error?.code.exitCode == 65)
@@ -311,7 +326,7 @@ struct XClientTests {
         let sleeper = SleepRecorder()
         let transport = try StubTransport.replaying("503")
         let client = Self.client(transport, sleeper: sleeper, maxTries: 3, initialBackoff: .seconds(2))
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .serverError)
         #expect(error?.message.contains("503") == true)
         #expect(transport.requests.count == 3)
@@ -322,8 +337,8 @@ struct XClientTests {
     @Test func thirdTrySucceedsAfterTwoServerErrors() async throws {
         let sleeper = SleepRecorder()
         let transport = StubTransport(script: [Self.serviceUnavailable, Self.serviceUnavailable, try Self.ok()])
-        let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
-        #expect(outcome.selection.chosen.count == 4)
+        let outcome = try await Self.search(Self.client(transport, sleeper: sleeper))
+        #expect(outcome.results.posts.count == 8)
         #expect(transport.requests.count == 3)
         #expect(await sleeper.durations == [.seconds(2), .seconds(4)])
     }
@@ -331,7 +346,7 @@ struct XClientTests {
     @Test func transportErrorIsRetried() async throws {
         let sleeper = SleepRecorder()
         let transport = StubTransport(script: [.fail(KFeedError(.transport, "connection reset")), try Self.ok()])
-        let outcome = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        let outcome = try await Self.search(Self.client(transport, sleeper: sleeper))
         #expect(outcome.results.posts.count == 8)
         #expect(await sleeper.durations == [.seconds(2)])
     }
@@ -340,7 +355,7 @@ struct XClientTests {
         let failure = KFeedError(.transport, "timed out")
         let transport = StubTransport(script: [.fail(failure), .fail(failure), .fail(failure), .fail(failure)])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport, maxTries: 4).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport, maxTries: 4))
         }
         #expect(error?.code == .transport)
         #expect(error?.code.exitCode == 75)
@@ -354,7 +369,7 @@ struct XClientTests {
             .respond(503, [HTTPHeader("retry-after", " 3 ")], Data()),
             try Self.ok(),
         ])
-        _ = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        _ = try await Self.search(Self.client(transport, sleeper: sleeper))
         #expect(await sleeper.durations == [.seconds(7), .seconds(4)])
     }
 
@@ -365,7 +380,7 @@ struct XClientTests {
             HTTPHeader("Retry-After", "Sun, 22 Nov 2026 09:00:30 GMT"),
         ]
         let transport = StubTransport(script: [.respond(503, headers, Data()), try Self.ok()])
-        _ = try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+        _ = try await Self.search(Self.client(transport, sleeper: sleeper))
         #expect(await sleeper.durations == [.seconds(30)])
     }
 
@@ -379,7 +394,7 @@ struct XClientTests {
             maxTotalBackoff: .seconds(20),
             initialBackoff: .seconds(2)
         )
-        let error = await #expect(throws: KFeedError.self) { try await client.search(.default, for: TimelineBuilder()) }
+        let error = await #expect(throws: KFeedError.self) { try await Self.search(client) }
         #expect(error?.code == .serverError)
         let durations = await sleeper.durations
         #expect(durations == [.seconds(2), .seconds(4), .seconds(8)])
@@ -393,8 +408,7 @@ struct XClientTests {
             .respond(503, [HTTPHeader("Retry-After", "120")], Data()), try Self.ok(),
         ])
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport, sleeper: sleeper, maxTotalBackoff: .seconds(60))
-                .search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport, sleeper: sleeper, maxTotalBackoff: .seconds(60)))
         }
         #expect(error?.code == .serverError)
         #expect(await sleeper.durations.isEmpty)
@@ -406,7 +420,7 @@ struct XClientTests {
         let sleeper = SleepRecorder()
         let transport = StubTransport(script: [.respond(status, [], Data("{}".utf8)), try Self.ok()])
         await #expect(throws: KFeedError.self) {
-            try await Self.client(transport, sleeper: sleeper).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport, sleeper: sleeper))
         }
         #expect(transport.requests.count == 1)
         #expect(await sleeper.durations.isEmpty)
@@ -418,7 +432,7 @@ struct XClientTests {
         let transport = StubTransport(script: [try Self.ok()])
         let log = LogLines()
         let token = try BearerToken(Self.secret, source: "test")
-        _ = try await Self.client(transport, log: log, token: token).search(.default, for: TimelineBuilder())
+        _ = try await Self.search(Self.client(transport, log: log, token: token))
         let request = try #require(transport.requests.first)
         #expect(request.headers.contains(HTTPHeader("Authorization", "Bearer \(Self.secret)")))
         #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.count == 1)
@@ -433,7 +447,7 @@ struct XClientTests {
 
     @Test func noTokenSendsNoAuthorizationHeader() async throws {
         let transport = StubTransport(script: [try Self.ok()])
-        _ = try await Self.client(transport).search(.default, for: TimelineBuilder())
+        _ = try await Self.search(Self.client(transport))
         let request = try #require(transport.requests.first)
         #expect(!request.headers.contains { $0.name.lowercased() == "authorization" })
     }
@@ -445,7 +459,7 @@ struct XClientTests {
         ])
         let token = try BearerToken(Self.secret, source: "test")
         let error = await #expect(throws: KFeedError.self) {
-            try await Self.client(transport, log: log, token: token).search(.default, for: TimelineBuilder())
+            try await Self.search(Self.client(transport, log: log, token: token))
         }
         #expect(error?.description.contains(Self.secret) == false)
         #expect(log.lines.count >= 5)

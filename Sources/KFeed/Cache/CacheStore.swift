@@ -6,17 +6,17 @@ package import KFeedImages
 /// the manifest and state, the commit of a generation, and the sweep's rule.
 ///
 /// ```
-/// DIR/timeline.json           the manifest, replaced atomically, always last
-/// DIR/state.json              refresh state (retry_after, last_error, rate limit)
-/// DIR/history.json            what was shown, for the no-repeat window
-/// DIR/candidates.json         earlier search pages that still hold posts not shown
-/// DIR/images/<key>-WxH.jpg    post images
-/// DIR/avatars/<id>-WxH.jpg    author avatars
-/// DIR/renders/<key>-<P>.<ext> display renders
-/// DIR/placeholder-WxH.jpg     the placeholder of a size
-/// DIR/preview.html            `kfeed preview`'s page
-/// DIR/kfeed.log               the event log
-/// DIR/.lock                   held by the refresh in progress
+/// DIR/timeline.json                    the manifest, replaced atomically, always last
+/// DIR/state.json                       refresh state (retry_after, last_error, rate limit)
+/// DIR/history.json                     what was shown, for the no-repeat window
+/// DIR/candidates.json                  earlier search pages that still hold posts not shown
+/// DIR/images/<key>-WxH.jpg             post images
+/// DIR/avatars/<id>-WxH.jpg             author avatars
+/// DIR/renders/<key>-<P>-<digest>.<ext> display renders
+/// DIR/placeholder-WxH.jpg              the placeholder of a size
+/// DIR/preview.html                     `kfeed preview`'s page
+/// DIR/kfeed.log                        the event log
+/// DIR/.lock                            held by the refresh in progress
 /// ```
 ///
 /// Reading needs nothing but the directory (no token, no transport); readers in other processes (`kfeed current`,
@@ -74,6 +74,39 @@ public struct CacheStore: Sendable {
     /// The display render of `mediaKey` for profile `profile`, with the file extension `fileExtension`.
     package static func renderPath(mediaKey: String, profile: String, fileExtension: String) -> String? {
         Media.isValidKey(mediaKey) ? "renders/\(mediaKey)-\(profile).\(fileExtension)" : nil
+    }
+
+    /// The display render of `mediaKey` for `profile`: the digest in its name is over what the render shows besides
+    /// the picture (its caption band, or the placeholder card's reason), so that a render is reused only when that
+    /// is the same.
+    /// - Parameters:
+    ///   - mediaKey: the entry's media key.
+    ///   - profile: the panel rendered for.
+    ///   - caption: the caption band drawn, nil for the bare picture.
+    ///   - placeholder: the entry's placeholder reason, nil when it has its picture.
+    /// - Returns: `renders/<media key>-<profile>-<digest>.<ext>`; nil when the key is not a valid media key.
+    package static func renderPath(
+        mediaKey: String,
+        profile: DisplayProfile,
+        caption: DisplayCaption?,
+        placeholder: String?
+    ) -> String? {
+        renderPath(
+            mediaKey: mediaKey,
+            profile: "\(profile.pathComponent)-\(renderDigest(caption, placeholder: placeholder))",
+            fileExtension: profile.fileExtension
+        )
+    }
+
+    /// Eight hex digits of FNV-1a over what a render shows besides the picture.
+    private static func renderDigest(_ caption: DisplayCaption?, placeholder: String?) -> String {
+        var text = "\(placeholder ?? "")\u{0}"
+        if let caption {
+            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
+        }
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(format: "%08x", hash)
     }
 
     /// The absolute path of a file a manifest names.

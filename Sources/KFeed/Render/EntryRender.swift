@@ -11,7 +11,8 @@ package struct EntryRender: Sendable {
     package var caption: DisplayCaption?
     /// What a placeholder card says when there is no picture.
     package var placeholderReason: String
-    /// The render's path relative to the cache directory: `renders/<media key>-<profile>-<digest>.<ext>`.
+    /// The render's path relative to the cache directory, as ``CacheStore`` names it:
+    /// `renders/<media key>-<profile>-<digest>.<ext>`.
     package var path: String
 
     /// The render of `entry` for `profile`; nil when the entry's media key cannot name a file.
@@ -36,12 +37,12 @@ package struct EntryRender: Sendable {
                 hour: ScheduleText(timeZone: timeZone).clockTime(entry.date),
                 avatarJPEG: avatar
             ) : nil
-        let variant = "\(profile.pathComponent)-\(Self.digest(caption, placeholder: entry.placeholderReason))"
         guard
             let path = CacheStore.renderPath(
                 mediaKey: entry.media.key,
-                profile: variant,
-                fileExtension: profile.fileExtension
+                profile: profile,
+                caption: caption,
+                placeholder: entry.placeholderReason
             )
         else { return nil }
         self.profile = profile
@@ -82,17 +83,5 @@ package struct EntryRender: Sendable {
             }
         }
         return try renderer.renderPlaceholder(reason: reason, caption: caption).data
-    }
-
-    /// Eight hex digits of FNV-1a over what a render shows besides the picture, so a render is reused only when
-    /// its caption (or its placeholder reason) is the same.
-    static func digest(_ caption: DisplayCaption?, placeholder: String?) -> String {
-        var text = "\(placeholder ?? "")\u{0}"
-        if let caption {
-            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
-        }
-        var hash: UInt32 = 2_166_136_261
-        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return String(format: "%08x", hash)
     }
 }

@@ -8,6 +8,7 @@ import Foundation
 
 /// Reads a file under a directory without following a symlink at any step: each path component is opened with
 /// `openat(…, O_NOFOLLOW)`, and the last one must be a regular file (checked with `fstat` on the open descriptor).
+/// ``CacheStore`` reads a generation with it (``CacheStore/loadGeneration(limit:)``).
 struct NoFollowFile {
     /// What was read.
     struct Contents {
@@ -16,15 +17,7 @@ struct NoFollowFile {
         /// The file's modification time.
         var modified: Date
         /// Device, inode, size and modification time in nanoseconds: changes whenever the file is replaced.
-        var identity: Identity
-    }
-
-    /// What tells one version of a file from another without reading it.
-    struct Identity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modifiedNanoseconds: Int64
+        var identity: CacheStore.FileIdentity
     }
 
     /// Why a read failed.
@@ -99,15 +92,15 @@ struct NoFollowFile {
 
     /// The identity of the file at `path` without following a symlink at its last component (`lstat`), or nil
     /// when it cannot be read.
-    static func identity(of path: String) -> Identity? {
+    static func identity(of path: String) -> CacheStore.FileIdentity? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return identity(info)
     }
 
-    private static func identity(_ info: stat) -> Identity {
+    private static func identity(_ info: stat) -> CacheStore.FileIdentity {
         let time = modificationTime(info)
-        return Identity(
+        return CacheStore.FileIdentity(
             device: UInt64(info.st_dev),
             inode: UInt64(info.st_ino),
             size: Int64(info.st_size),
