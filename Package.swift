@@ -50,6 +50,12 @@ let package = Package(
             name: "CKFeedText",
             providers: [.apt(["libfontconfig-dev", "libharfbuzz-dev"])]
         ),
+        // SHA-256 for `kfeed serve` (the widget page's script hash): libcrypto, opened on first use like the others.
+        // Its one declaration is in the shim, so building needs no libssl-dev; libssl3 holds the library.
+        .systemLibrary(
+            name: "CKFeedCrypto",
+            providers: [.apt(["libssl3"])]
+        ),
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
@@ -72,7 +78,7 @@ let package = Package(
         .target(
             name: "KFeedServe",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages",
+                "KFeed", "KFeedBase", "KFeedImages", "CKFeedCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
