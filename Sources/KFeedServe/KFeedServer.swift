@@ -22,6 +22,9 @@ public enum KFeedServer {
     ) async throws {
         let cache = ServedCache(directory: configuration.cacheDirectory, log: configuration.warn)
         _ = cache.current()
+        if case .failure(let error) = WidgetPage.scriptHash {
+            configuration.warn("\(error.message): /widget reloads itself every minute instead of at the hour")
+        }
         let responder = ServeResponder(
             cache: cache,
             renders: RenderShelf(settings: configuration),
