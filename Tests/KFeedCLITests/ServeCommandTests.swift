@@ -206,6 +206,7 @@ struct ServeCommandTests {
         let manifest = try #require(try CacheStore(directory: cache.url).manifest())
         let last = try #require(manifest.entries.last)  // 14:00Z; the timeline ran out at 15:00Z
         let late = try await Self.serve(cache, now: "2026-11-23T09:00:00Z")
+        let started = Date()
         let now = try #require(InstantFormat.date(from: "2026-11-23T09:00:00Z"))
         let current = try await Self.get("\(late.base)/current.json")
         #expect(current.status == 200)
@@ -224,15 +225,17 @@ struct ServeCommandTests {
         let display = try Self.json((try await Self.get("\(late.base)/api/display")).body)
         #expect(display["status"] as? Int == 0 && (1...900).contains(display["refresh_rate"] as? Int ?? 0))
         // The widget reloads within 15 minutes too, and a cache keeps it briefly: a new timeline may come first.
+        // (The server's clock has moved on since it started, as long as this test has run.)
         let staleWidget = try await Self.get("\(late.base)/widget")
+        let serverNow = now.addingTimeInterval(Date().timeIntervalSince(started) + 1)
         let widget = String(decoding: staleWidget.body, as: UTF8.self)
         #expect(widget.contains(">@\(last.author.username)</span>"))
         let reload = try #require(
             widget.firstMatch(of: /data-until="([^"]+)"/).flatMap { InstantFormat.date(from: String($0.output.1)) }
         )
-        #expect(reload > now && reload <= now.addingTimeInterval(905))
+        #expect(reload > now && reload <= serverNow.addingTimeInterval(900))
         let widgetExpires = try #require(Self.expires(staleWidget))
-        #expect(widgetExpires > now && widgetExpires <= now.addingTimeInterval(40))
+        #expect(widgetExpires > now && widgetExpires <= serverNow.addingTimeInterval(30))
         // /healthz says why.
         let staleHealth = try await Self.get("\(late.base)/healthz")
         #expect(staleHealth.status == 503)
@@ -908,7 +911,7 @@ struct ServeCommandTests {
         let server = try await RunningServer.start(["--cache", cache.url.path, "--listen", "127.0.0.1:0", "-v"])
         let chromium = try await ChromiumSession.start()
 
-        // What the page shows, read every 0.2 s until the next entry's picture has loaded (or 15 s past the end).
+        // What the page shows, read every 0.2 s until the next entry's picture has loaded (or 20 s past the end).
         struct Shown: Decodable, Equatable {
             var hour: String?
             var until: String?
@@ -929,7 +932,7 @@ struct ServeCommandTests {
             """
         try await chromium.navigate(to: "\(server.base)/widget")
         var readings: [(at: Date, shown: Shown)] = []
-        while Date() < end.addingTimeInterval(15) {
+        while Date() < end.addingTimeInterval(20) {
             let shown = try JSONDecoder().decode(Shown.self, from: Data(try await chromium.evaluate(read).utf8))
             readings.append((Date(), shown))
             if shown.picture?.contains(next) == true { break }
@@ -947,13 +950,14 @@ struct ServeCommandTests {
         #expect(first.at < end, "Chromium showed the page only \(first.at.timeIntervalSince(end)) s after the end")
         #expect(first.shown.hour == InstantFormat.string(from: manifest.entries[0].date))
         #expect(first.shown.until == InstantFormat.string(from: end) && first.shown.navigation == "navigate")
-        // …then, reloaded by its script within seconds of the end, the next entry's picture.
+        // …then, reloaded by its script 2 s after the end, the next entry's picture (within seconds on a busy machine,
+        // where its retry would take 30 at least).
         let shownNext = try #require(
             readings.first { $0.shown.picture?.contains(next) == true },
             "\(readings.suffix(3))"
         )
         let after = shownNext.at.timeIntervalSince(end)
-        #expect(after >= 2 && after <= 8, "the next picture showed \(after) s after the end")
+        #expect(after >= 2 && after <= 15, "the next picture showed \(after) s after the end")
         #expect(shownNext.shown.hour == InstantFormat.string(from: end) && shownNext.shown.navigation == "reload")
         // The policy let the script run and refused nothing, and the page threw nothing.
         #expect(messages.isEmpty, "\(messages)")
@@ -1006,10 +1010,11 @@ struct ServeCommandTests {
         let dom = try await Chromium.run(["--virtual-time-budget=200000", "--dump-dom", harness.absoluteString])
         let json = try #require(dom.firstMatch(of: /<pre id="report">([^<]*)<\/pre>/)?.output.1, "\(dom)")
         let loads = try JSONDecoder().decode([Double].self, from: Data(json.utf8))
-        // In 200 s: the load and a reload every 30–45 s (4 to 6 of them), never sooner.
+        // In 200 s: the load and a reload every 30–45 s (4 to 6 of them), never sooner. (Between two load events, as
+        // the harness sees them: give or take the time a load takes, which the page's timer does not count.)
         #expect((5...7).contains(loads.count), "\(situation): loads at \(loads)")
         let gaps = zip(loads.dropFirst(), loads).map { ($0 - $1) / 1_000 }
-        #expect(gaps.allSatisfy { $0 >= 30 && $0 <= 46 }, "\(situation): reloads after \(gaps) s")
+        #expect(gaps.allSatisfy { $0 >= 28 && $0 <= 47 }, "\(situation): reloads after \(gaps) s")
     }
 
     /// What the phone harness read from the widget page: the viewport, the picture Chromium chose and how it shows.
