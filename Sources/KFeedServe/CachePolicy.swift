@@ -21,8 +21,16 @@ enum CachePolicy: Sendable, Equatable {
     /// A URL whose bytes never change (the file's digest in `?v=`): a year, `immutable`.
     case immutable
 
-    /// The longest a cache may keep an answer that counts seconds to the entry's end (`refresh_rate`, the widget's
-    /// reload), in seconds: what a client reads from such a copy is at most this late.
+    /// The longest a cache may keep an answer that counts seconds to the entry's end (`/current.json`'s
+    /// `refresh_rate`), in seconds: what a client reads from such a copy is at most this late.
+    ///
+    /// A countdown cannot be kept longer behind a cache that sends no `Age` (nginx's `proxy_cache`): a copy stored at
+    /// `s` with `R(s)` seconds to the end and kept until `s + m` tells a client that reads it at `s + m` to come back at
+    /// `s + m + R(s)`, `m` past the end. So the 60 s that DESIGN §5 allows bound `m` whatever the clients do, and at
+    /// 30 s (40 s with a client's own `stale-while-revalidate`) such a path reaches kfeed at most once per 30 s,
+    /// however many clients read it: a few hundred bytes each time. `refresh_rate` stays a countdown (TRMNL-style
+    /// clients read it); a client that wants one request per entry reads `until`, an instant, instead. `/widget`
+    /// counts nothing: its script reloads at the instant the page names, so it is kept until the entry's end.
     static let countingSeconds = 30.0
     /// How long after it expires an answer that changes at the hour may still be used while it is being fetched
     /// again, in seconds (a shared cache uses it for the duration of one request to the server).

@@ -41,16 +41,18 @@ struct Moment {
         return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
     }
 
-    /// For answers whose bytes change when the entry does (`/current.jpg`, `/`): fresh until the entry ends (an
-    /// instant, so that no cache can stretch it); revalidated without an entry.
+    /// For answers whose bytes change when the entry does (`/current.jpg`, `/`, `/widget`, which names its end as an
+    /// instant): fresh until the entry ends (an instant, so that no cache can stretch it); revalidated without an
+    /// entry.
     var untilEntryEnds: CachePolicy {
         guard let until else { return .revalidate }
         return .until(until, staleSeconds: CachePolicy.hourlyStaleSeconds)
     }
 
-    /// For answers that count the seconds to the entry's end (`/current.json`'s `refresh_rate`, the widget's reload):
-    /// kept at most ``CachePolicy/countingSeconds`` and never past the end, so that what a client reads from a
-    /// cached copy tells it to come back at most that late; revalidated without an entry.
+    /// For answers that count the seconds to the entry's end (`/current.json`'s `refresh_rate`), and stale ones
+    /// (whose end is only when to look again): kept at most ``CachePolicy/countingSeconds`` and never past the end,
+    /// so that what a client reads from a cached copy tells it to come back at most that late; revalidated without
+    /// an entry.
     var counting: CachePolicy {
         guard let until else { return .revalidate }
         let expires = min(until, now.addingTimeInterval(CachePolicy.countingSeconds))

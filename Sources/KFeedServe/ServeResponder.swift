@@ -249,13 +249,16 @@ struct ServeResponder: HTTPResponder {
             entry: moment.entry,
             sources: moment.entry.map { pictureSources(of: $0, in: moment.generation) } ?? [],
             imageSize: moment.generation?.manifest.size ?? .small,
-            reloadAfter: moment.entry == nil ? 300 : moment.secondsLeft,
+            until: moment.entry == nil ? nil : moment.until,
+            interval: moment.generation?.manifest.interval.seconds ?? 0,
             timeZone: settings.timeZone,
             link: { link($0, in: moment.generation) }
         )
         var answer = ServeAnswer.bytes(Array(page.html.utf8), type: "text/html; charset=utf-8")
-        answer.caching = moment.counting
-        answer.headers[.contentSecurityPolicy] = PreviewPage.contentSecurityPolicy
+        // The page names its end as an instant and reloads then, however long a cache kept it: kept until the entry
+        // ends, like the picture. Stale, its end is only when to look again, and a new timeline may come first.
+        answer.caching = moment.isStale ? moment.counting : moment.untilEntryEnds
+        answer.headers[.contentSecurityPolicy] = WidgetPage.contentSecurityPolicy
         answer.validate(modified: moment.modified)
         return answer
     }

@@ -1,12 +1,15 @@
 import Foundation
 import KFeed
+import KFeedBase
 import KFeedImages
 
 /// `/widget`: the current entry as one full-screen picture, like the seed iOS widget: the image filling the
 /// viewport (cover), the author's round avatar, name and `@username` and the entry's hour over it.
 ///
-/// No script (the preview page's Content-Security-Policy); the page reloads itself when the entry ends
-/// (`<meta http-equiv="refresh">`), and carries the meta tags that make it a phone home-screen web app. Usable in
+/// One small static script, the only one its Content-Security-Policy lets run (by its SHA-256): it reloads the page
+/// when the entry ends, an instant the page names (`data-until`), by the device's clock, so that a copy a cache keeps
+/// until the entry's end reloads on time whenever it was read (``reloadScript``). Without scripts, the page reloads
+/// every minute (`<noscript>`). It carries the meta tags that make it a phone home-screen web app, and is usable in
 /// a Home Assistant webpage card or a MagicMirror iframe. All text from outside is HTML-escaped.
 ///
 /// The picture offers the browser every size the cache holds for the entry (`srcset`: the image and the full-colour
@@ -25,8 +28,11 @@ struct WidgetPage {
     var sources: [Source] = []
     /// The proportions of the image (the manifest's size), for `sizes`.
     var imageSize = ImageSize.small
-    /// Seconds until the page should reload (the entry's end), at least 1.
-    var reloadAfter: Int
+    /// When the entry shown ends, by the server's clock (stale, when to look again: at most 15 minutes on); nil
+    /// without an entry, when the page tries again in 30–45 s.
+    var until: Date?
+    /// The timeline's interval in seconds: the furthest ahead of a right clock `until` can be.
+    var interval: Double
     /// The zone the hour is shown in.
     var timeZone: TimeZone
     /// Turns a path the manifest names into the URL the page uses (relative, signed when a key is required).
@@ -79,13 +85,21 @@ struct WidgetPage {
         } else {
             body = "<p class=\"empty\">No picture for now: the timeline has no entry for this hour.</p>"
         }
+        let reload = """
+            <noscript><meta http-equiv="refresh" content="\(Self.fallbackReloadSeconds)"></noscript>
+            <script>\(Self.reloadScript)</script>
+            """
+        var timing = ""
+        if let until {
+            timing = " data-until=\"\(InstantFormat.string(from: until))\" data-interval=\"\(Int(interval))\""
+        }
         return """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="en"\(timing)>
             <head>
             <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(PreviewPage.contentSecurityPolicy)">
-            <meta http-equiv="refresh" content="\(max(1, reloadAfter))">
+            <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
+            \(reload)
             <meta name="referrer" content="no-referrer">
             <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
             <meta name="apple-mobile-web-app-capable" content="yes">
@@ -110,6 +124,38 @@ struct WidgetPage {
     }
 
     private func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
+
+    /// How often a page that runs no script reloads itself, in seconds: from a cached copy too, since a cache keeps
+    /// the page at most until the entry's end, and answers the reloads in between itself.
+    static let fallbackReloadSeconds = 60
+
+    /// The page's one script, as the policy hashes it (every byte between `<script>` and `</script>`).
+    ///
+    /// It reloads 2 s after `data-until` by the device's clock (a clock a little fast then still finds the next
+    /// entry). When that is not within the next interval (`data-interval`), because the copy was read past the
+    /// entry's end or the device's clock is wrong, or when the page names no end, it reloads after 30–45 s instead,
+    /// never in a tight loop: a reload at `data-until` + 2 s that finds the same page again is past that instant, so
+    /// it waits. 45 s at most, so that a stale copy a cache may still hand out up to 10 s after the end
+    /// (`stale-while-revalidate`) brings the next entry within the minute all the same.
+    static let reloadScript = """
+        (function () {
+          var page = document.documentElement;
+          var delay = Date.parse(page.getAttribute('data-until')) + 2000 - Date.now();
+          if (!(delay > 0 && delay <= 1000 * Number(page.getAttribute('data-interval')) + 2000)) {
+            delay = 30000 + Math.floor(Math.random() * 15000);
+          }
+          setTimeout(function () { location.reload(); }, delay);
+        })();
+        """
+
+    /// ``reloadScript``'s SHA-256 as a policy names it: a constant, since the script is one. `ServeCommandTests`
+    /// checks it against `sha256sum` of the script as served, so an edit to the script that forgets it fails there
+    /// (and in Chromium, which would refuse the script).
+    static let scriptHash = "'sha256-Ca5SsJlgW2ZOjisBTT9FBHGgbaXqJEsfaWhx+p1uilo='"
+
+    /// The page's Content-Security-Policy: the preview page's (images from the server, inline styles, nothing else),
+    /// and ``reloadScript`` alone by its hash. (A constant with no `"` or `<`, written into the attribute as is.)
+    static let contentSecurityPolicy = "\(PreviewPage.contentSecurityPolicy); script-src \(scriptHash)"
 
     /// `https://x.com/…` (or twitter.com) links only.
     static func postLink(_ url: URL) -> String? {

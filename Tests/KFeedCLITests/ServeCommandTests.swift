@@ -54,6 +54,34 @@ struct ServeCommandTests {
         #expect(rename(temporary.path, url.path) == 0)
     }
 
+    /// The SHA-256 of `text`'s UTF-8 in base64 (as a Content-Security-Policy hash names it), from coreutils'
+    /// The SHA-256 of `text` by `sha256sum` (the page's hash is a constant in the code: this checks it).
+    private static func sha256(_ text: String) async throws -> String {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("text")
+        try Data(text.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [file.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        let hex = Array(output.prefix(64).utf8)
+        let bytes = stride(from: 0, to: hex.count, by: 2).compactMap {
+            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)
+        }
+        #expect(bytes.count == 32, "sha256sum printed \(output)")
+        return Data(bytes).base64EncodedString()
+    }
+
     // MARK: - Endpoints
 
     @Test func everyEndpointAnswersFromTheCommittedTimeline() async throws {
@@ -148,16 +176,23 @@ struct ServeCommandTests {
         let widget = try await Self.get("\(server.base)/widget")
         let widgetHTML = String(decoding: widget.body, as: UTF8.self)
         #expect(widget.status == 200)
-        let reload = try #require(widgetHTML.firstMatch(of: /<meta http-equiv="refresh" content="(\d+)">/)?.output.1)
-        #expect((1_770...1_800).contains(Int(reload) ?? 0))
+        // It names the entry's end as an instant, for its one script to reload at; without scripts, every minute.
+        #expect(widgetHTML.contains("<html lang=\"en\" data-until=\"2026-11-22T11:00:00Z\" data-interval=\"3600\">"))
+        #expect(widgetHTML.contains("<noscript><meta http-equiv=\"refresh\" content=\"60\"></noscript>"))
         #expect(widgetHTML.contains("<img class=\"picture\" src=\"\(image)?v="))
         #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)?v="))
         #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))
         #expect(widgetHTML.contains(">\(HTMLEscaping.escape(entry.author.name))</span>"))
         #expect(widgetHTML.contains("datetime=\"2026-11-22T10:00:00Z\">10:00</time>"))
         #expect(widgetHTML.contains("apple-mobile-web-app-capable"))
-        #expect(widgetHTML.contains(PreviewPage.contentSecurityPolicy))
-        #expect(!widgetHTML.contains("<script"))
+        // The script is the only one the page's policy lets run: by its SHA-256, as coreutils computes it.
+        #expect(widgetHTML.components(separatedBy: "<script").count == 2)
+        let script = try #require(widgetHTML.firstMatch(of: /<script>([\s\S]*?)<\/script>/)?.output.1)
+        #expect(script.contains("location.reload()"))
+        let policy =
+            "\(PreviewPage.contentSecurityPolicy); script-src 'sha256-\(try await Self.sha256(String(script)))'"
+        #expect(widgetHTML.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"\(policy)\">"))
+        #expect(widget[header: "content-security-policy"] == policy)
 
         // Unknown paths.
         let unknown = try await Self.get("\(server.base)/nothing-here")
@@ -171,6 +206,7 @@ struct ServeCommandTests {
         let manifest = try #require(try CacheStore(directory: cache.url).manifest())
         let last = try #require(manifest.entries.last)  // 14:00Z; the timeline ran out at 15:00Z
         let late = try await Self.serve(cache, now: "2026-11-23T09:00:00Z")
+        let started = Date()
         let now = try #require(InstantFormat.date(from: "2026-11-23T09:00:00Z"))
         let current = try await Self.get("\(late.base)/current.json")
         #expect(current.status == 200)
@@ -188,10 +224,18 @@ struct ServeCommandTests {
         #expect(expires <= now.addingTimeInterval(905) && expires > now)
         let display = try Self.json((try await Self.get("\(late.base)/api/display")).body)
         #expect(display["status"] as? Int == 0 && (1...900).contains(display["refresh_rate"] as? Int ?? 0))
-        let widget = String(decoding: (try await Self.get("\(late.base)/widget")).body, as: UTF8.self)
+        // The widget reloads within 15 minutes too, and a cache keeps it briefly: a new timeline may come first.
+        // (The server's clock has moved on since it started, as long as this test has run.)
+        let staleWidget = try await Self.get("\(late.base)/widget")
+        let serverNow = now.addingTimeInterval(Date().timeIntervalSince(started) + 1)
+        let widget = String(decoding: staleWidget.body, as: UTF8.self)
         #expect(widget.contains(">@\(last.author.username)</span>"))
-        let reload = try #require(widget.firstMatch(of: /<meta http-equiv="refresh" content="(\d+)">/)?.output.1)
-        #expect((1...900).contains(Int(reload) ?? 0))
+        let reload = try #require(
+            widget.firstMatch(of: /data-until="([^"]+)"/).flatMap { InstantFormat.date(from: String($0.output.1)) }
+        )
+        #expect(reload > now && reload <= serverNow.addingTimeInterval(900))
+        let widgetExpires = try #require(Self.expires(staleWidget))
+        #expect(widgetExpires > now && widgetExpires <= serverNow.addingTimeInterval(30))
         // /healthz says why.
         let staleHealth = try await Self.get("\(late.base)/healthz")
         #expect(staleHealth.status == 503)
@@ -208,6 +252,10 @@ struct ServeCommandTests {
         #expect(try Self.json(health.body)["status"] as? String == "no timeline")
         #expect((try await Self.get("\(server.base)/current.json")).status == 404)
         #expect((try await Self.get("\(server.base)/timeline.json")).status == 404)
+        // The widget says there is no picture and names no end: its script tries again within a minute.
+        let emptyWidget = String(decoding: (try await Self.get("\(server.base)/widget")).body, as: UTF8.self)
+        #expect(emptyWidget.contains("class=\"empty\"") && emptyWidget.contains("<script>"))
+        #expect(!emptyWidget.contains("data-until="))
         #expect((await server.stop()).status == 0)
     }
 
@@ -333,20 +381,18 @@ struct ServeCommandTests {
         let half = try #require(InstantFormat.date(from: "2026-11-22T10:30:00Z"))
 
         // Answers that change at the hour are fresh until it, as an instant (no max-age a cache could stretch).
-        for path in ["/current.jpg", "/current.jpg?profile=trmnl", "/"] {
+        for path in ["/current.jpg", "/current.jpg?profile=trmnl", "/", "/widget"] {
             let answer = try await Self.get("\(base)\(path)")
             #expect(answer.status == 200, "\(path)")
             #expect(answer[header: "cache-control"] == "public, stale-while-revalidate=10", "\(path)")
             #expect(Self.expires(answer) == hour, "\(path)")
             #expect(answer[header: "etag"] != nil && answer[header: "vary"] == nil, "\(path)")
         }
-        // Answers that count seconds to the hour are kept 30 s at most.
-        for path in ["/current.json", "/widget"] {
-            let answer = try await Self.get("\(base)\(path)")
-            #expect(answer[header: "cache-control"] == "public, stale-while-revalidate=10", "\(path)")
-            let expires = try #require(Self.expires(answer), "\(path)")
-            #expect(expires >= half.addingTimeInterval(30) && expires <= half.addingTimeInterval(40), "\(path)")
-        }
+        // The answer that counts seconds to the hour (refresh_rate) is kept 30 s at most.
+        let json = try await Self.get("\(base)/current.json")
+        #expect(json[header: "cache-control"] == "public, stale-while-revalidate=10")
+        let jsonExpires = try #require(Self.expires(json))
+        #expect(jsonExpires >= half.addingTimeInterval(30) && jsonExpires <= half.addingTimeInterval(40))
         // What does not change at the hour lasts one interval; a picture under its version a year.
         let timeline = try await Self.get("\(base)/timeline.json")
         #expect(timeline[header: "cache-control"] == "public, stale-while-revalidate=3600")
@@ -800,7 +846,8 @@ struct ServeCommandTests {
             // The DOM Chromium built from the served page (with the key in the URL, as a home-screen bookmark has).
             let url = "\(server.base)/\(page)?key=\(Self.key)"
             let dom = try await Chromium.run(["--virtual-time-budget=5000", "--dump-dom", url])
-            #expect(!dom.lowercased().contains("<script"), "\(page)")
+            // The widget's one script (its reload; the entry ends 30 minutes on) and no other; none in the preview.
+            #expect(dom.lowercased().components(separatedBy: "<script").count - 1 == (page == "widget" ? 1 : 0))
             let sources = dom.matches(of: /<img [^>]*src="([^"]*)"/).map {
                 String($0.output.1).replacingOccurrences(of: "&amp;", with: "&")
             }
@@ -839,6 +886,135 @@ struct ServeCommandTests {
             try png.write(to: URL(fileURLWithPath: keep))
         }
         #expect((await server.stop()).status == 0)
+    }
+
+    @Test(
+        .enabled(
+            if: Chromium.executable != nil,
+            "needs headless Chromium: no chromium or chromium-browser on PATH; run apt-get install -y chromium"
+        )
+    )
+    func chromiumReloadsTheWidgetWhenItsEntryEndsAndShowsTheNextPictureOnce() async throws {
+        // 1-minute entries dated by the real clock, the second beginning 30 s from now, served on the real clock (no
+        // --now): the page's script reloads by Chromium's clock, which is the real one.
+        let cache = try TemporaryDirectory()
+        defer { cache.remove() }
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 30)
+        let refresh = try await KFeedProcess.run([
+            "refresh", "--replay", Fixture.replay("sample").path, "--cache", cache.url.path, "--now",
+            InstantFormat.string(from: start), "--entries", "3", "--interval", "1m",
+        ])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        let end = manifest.entries[1].date
+        let next = try #require(manifest.entries[1].image)
+        let server = try await RunningServer.start(["--cache", cache.url.path, "--listen", "127.0.0.1:0", "-v"])
+        let chromium = try await ChromiumSession.start()
+
+        // What the page shows, read every 0.2 s until the next entry's picture has loaded (or 20 s past the end).
+        struct Shown: Decodable, Equatable {
+            var hour: String?
+            var until: String?
+            /// The picture's URL once it has loaded and decoded.
+            var picture: String?
+            /// How the document was loaded: `navigate`, then `reload`.
+            var navigation: String?
+        }
+        let read = """
+            (function () {
+              var hour = document.querySelector('time.hour'), picture = document.querySelector('img.picture');
+              var navigation = performance.getEntriesByType('navigation')[0];
+              return JSON.stringify({ hour: hour && hour.getAttribute('datetime'),
+                until: document.documentElement.getAttribute('data-until'),
+                picture: picture && picture.complete && picture.naturalWidth > 0 ? picture.currentSrc : null,
+                navigation: navigation ? navigation.type : null });
+            })()
+            """
+        try await chromium.navigate(to: "\(server.base)/widget")
+        var readings: [(at: Date, shown: Shown)] = []
+        while Date() < end.addingTimeInterval(20) {
+            let shown = try JSONDecoder().decode(Shown.self, from: Data(try await chromium.evaluate(read).utf8))
+            readings.append((Date(), shown))
+            if shown.picture?.contains(next) == true { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        // A few seconds more: the new page reloads no sooner than its own entry's end.
+        try await Task.sleep(for: .seconds(3))
+        // (Less the browser's own request for a favicon, which kfeed answers 404.)
+        let messages = chromium.messages.filter { !$0.contains("/favicon.ico\"") }
+        await chromium.stop()
+        #expect((await server.stop()).status == 0)
+
+        // First the entry that ends, with its end as the instant to reload at…
+        let first = try #require(readings.first { $0.shown.picture != nil }, "\(readings)")
+        #expect(first.at < end, "Chromium showed the page only \(first.at.timeIntervalSince(end)) s after the end")
+        #expect(first.shown.hour == InstantFormat.string(from: manifest.entries[0].date))
+        #expect(first.shown.until == InstantFormat.string(from: end) && first.shown.navigation == "navigate")
+        // …then, reloaded by its script 2 s after the end, the next entry's picture (within seconds on a busy machine,
+        // where its retry would take 30 at least).
+        let shownNext = try #require(
+            readings.first { $0.shown.picture?.contains(next) == true },
+            "\(readings.suffix(3))"
+        )
+        let after = shownNext.at.timeIntervalSince(end)
+        #expect(after >= 2 && after <= 15, "the next picture showed \(after) s after the end")
+        #expect(shownNext.shown.hour == InstantFormat.string(from: end) && shownNext.shown.navigation == "reload")
+        // The policy let the script run and refused nothing, and the page threw nothing.
+        #expect(messages.isEmpty, "\(messages)")
+        // The server saw the page twice: the load and one reload, no loop.
+        #expect(server.stderr.matches(of: #/GET /widget 200 /#).count == 2, "\(server.stderr)")
+    }
+
+    @Test(
+        .enabled(
+            if: Chromium.executable != nil,
+            "needs headless Chromium: no chromium or chromium-browser on PATH; run apt-get install -y chromium"
+        ),
+        arguments: [
+            ("past its end (a copy kept too long)", #"data-until="2000-01-01T00:00:00Z""#),
+            ("a clock years behind", #"data-until="2100-01-01T00:00:00Z""#),
+            ("no end named", ""),
+        ]
+    )
+    func aWidgetPageWhoseEndIsNotAheadReloadsEveryHalfMinuteOrSoNeverInALoop(
+        situation: String,
+        until: String
+    ) async throws {
+        let cache = try await KFeedProcess.sampleCache(entries: 2)
+        defer { cache.remove() }
+        let server = try await Self.serve(cache)
+        let page = String(decoding: (try await Self.get("\(server.base)/widget")).body, as: UTF8.self)
+        #expect((await server.stop()).status == 0)
+        // The served page with its end replaced, loaded from file:// in a frame whose loads the harness counts, on
+        // Chromium's virtual clock (the page's timers run at once, the clock moving on as they fire). The page keeps
+        // its policy: a script it did not allow would not run, and nothing would reload.
+        let copy = page.replacing(/data-until="[^"]*"/, with: until)
+        #expect(copy != page || until.isEmpty)
+        try Data(copy.utf8).write(to: cache.url.appendingPathComponent("widget.html"))
+        let harness = cache.url.appendingPathComponent("harness.html")
+        try Data(
+            """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+            <pre id="report">[]</pre>
+            <iframe id="page" src="widget.html"></iframe>
+            <script>
+            const loads = [];
+            document.getElementById('page').addEventListener('load', () => {
+              loads.push(Date.now());
+              document.getElementById('report').textContent = JSON.stringify(loads);
+            });
+            </script>
+            </body></html>
+            """.utf8
+        ).write(to: harness)
+        let dom = try await Chromium.run(["--virtual-time-budget=200000", "--dump-dom", harness.absoluteString])
+        let json = try #require(dom.firstMatch(of: /<pre id="report">([^<]*)<\/pre>/)?.output.1, "\(dom)")
+        let loads = try JSONDecoder().decode([Double].self, from: Data(json.utf8))
+        // In 200 s: the load and a reload every 30–45 s (4 to 6 of them), never sooner. (Between two load events, as
+        // the harness sees them: give or take the time a load takes, which the page's timer does not count.)
+        #expect((5...7).contains(loads.count), "\(situation): loads at \(loads)")
+        let gaps = zip(loads.dropFirst(), loads).map { ($0 - $1) / 1_000 }
+        #expect(gaps.allSatisfy { $0 >= 28 && $0 <= 47 }, "\(situation): reloads after \(gaps) s")
     }
 
     /// What the phone harness read from the widget page: the viewport, the picture Chromium chose and how it shows.
@@ -894,6 +1070,7 @@ struct ServeCommandTests {
         // (Its Content-Security-Policy, which would refuse the server's images in a file:// copy, and its reload
         // are taken out of this copy only.)
         var copy = page.replacing(/<meta http-equiv="(Content-Security-Policy|refresh)"[^>]*>/, with: "")
+        copy = copy.replacing(/<script>[\s\S]*?<\/script>/, with: "")
         copy = copy.replacingOccurrences(of: "<head>", with: "<head><base href=\"\(server.base)/\">")
         try Data(copy.utf8).write(to: cache.url.appendingPathComponent("phone.html"))
         let harness = cache.url.appendingPathComponent("harness.html")
