@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What refreshes cost X's bill: `kfeed refresh` from a simulated cron every 15 minutes for HOURS (default 48)
 # against a simulated X, in process (kfeed-bench economy; Sources/kfeed-bench/EconomyBench.swift). Prints search
-# requests and distinct posts read per UTC day for a busy topic, a quiet one, the busy one without memory, and a
-# failing API; exits 1 when a goal is missed.
+# requests and distinct posts read per UTC day for a busy topic, a quiet one, the busy one without memory, a
+# failing API and more, then a week of three feeds under one budget of 60 posts a day (kfeed.toml's [budget]);
+# exits 1 when a goal is missed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -41,4 +41,19 @@ struct Feeds {
         let feeds = try feeds(named: names).map { FeedsRefresh.Feed(name: $0.name, refresher: $0.feed.refresher()) }
         return FeedsRefresh(root: root, feeds: feeds, budget: file.budget)
     }
+
+    /// Refreshes one feed (the first when nil) through the feeds' refresh, so that what it reads counts against the
+    /// budget and the ledger like any other.
+    /// - Throws: the feed's `KFeedError`, or `.rateLimited` while X's limit, met by any feed, holds.
+    func refreshOne(named name: String?, force: Bool) async throws -> Refresher.Outcome {
+        let feed = try file.feed(named: name)
+        let results = try await refresh(named: [feed.name]).refresh(now: base.now, force: force)
+        switch results.first?.result {
+        case .done(let outcome): return outcome
+        case .failed(let error): throw error
+        case .paused(let until, let reason):
+            throw KFeedError(.rateLimited, "\(reason); no request before \(InstantFormat.string(from: until))")
+        case nil: return .notDue(until: nil)
+        }
+    }
 }

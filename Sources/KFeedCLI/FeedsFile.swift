@@ -3,7 +3,7 @@ import KFeed
 import KFeedBase
 import TOMLKit
 
-/// `kfeed.toml`: several feeds, the spend cap they share, and how `kfeed serve` serves them (`DESIGN.md` §8).
+/// `kfeed.toml`: several feeds, the spend cap they share, and how `kfeed serve` serves them (`docs/feeds.md`).
 ///
 /// ```toml
 /// [budget]

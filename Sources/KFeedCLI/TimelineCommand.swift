@@ -31,7 +31,13 @@ struct TimelineCommand: AsyncParsableCommand {
             if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
                 Console.info("no timeline in \(feed.cacheDirectory.path) yet; refreshing first")
             }
-            if case .refreshed(let committed, _) = try await feed.refresher().refresh(now: settings.now, force: true) {
+            let outcome =
+                if let feeds = try options.feeds() {
+                    try await feeds.refreshOne(named: options.feedNames.first, force: true)
+                } else {
+                    try await feed.refresher().refresh(now: settings.now, force: true)
+                }
+            if case .refreshed(let committed, _) = outcome {
                 manifest = committed
             } else {
                 manifest = try feed.store.manifest()  // no usable post: the last good timeline, or an empty one

@@ -66,10 +66,11 @@ enum EconomyBench {
                 }
             }
         }
+        missed += try await threeFeeds(days: 7, postsPerDay: 60)
         print("")
         print(
             "goals (≤ 30 posts and ≤ 2 requests a healthy day, 0 when not due, ≤ 12 a failing day, a picture every "
-                + "quarter hour, repeats only when marked): "
+                + "quarter hour, repeats only when marked, three feeds never over their budget): "
                 + (missed.isEmpty ? "met" : "missed: " + missed.joined(separator: "; "))
         )
         if !missed.isEmpty { exit(1) }
@@ -177,5 +178,70 @@ enum EconomyBench {
                 + "quarter hours without a picture \(blank)"
         )
         return Result(days: days, notDueRequests: notDueRequests, unmarkedRepeats: unmarked, blankTicks: blank)
+    }
+
+    /// Three feeds (three topics, 400 new posts a day each) refreshed together from cron every 15 minutes for `days`
+    /// under a budget of `postsPerDay` for all of them (`kfeed.toml`'s `[budget]`, `FeedsRefresh`): per UTC day the
+    /// posts X billed, the requests and the cost; per feed the quarter hours its screen had no entry for the hour.
+    /// - Returns: the goals missed.
+    private static func threeFeeds(days: Int, postsPerDay: Int) async throws -> [String] {
+        let start = Date(timeIntervalSince1970: 1_795_338_000)
+        let x = SimulatedX(start: start, postsPerDay: 400)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-economy-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let feeds = try ["kpop", "pets", "frame"].map { name in
+            FeedsRefresh.Feed(
+                name: name,
+                refresher: Refresher.testing(
+                    in: root.appendingPathComponent("feeds/\(name)"),
+                    transport: x,
+                    plan: .init(
+                        query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
+                        builder: TimelineBuilder(entryCount: 24),
+                        size: .small
+                    ),
+                    maxTries: XClient.Configuration().maxTries
+                )
+            )
+        }
+        let budget = Budget(postsPerDay: postsPerDay)
+        let refresh = FeedsRefresh(root: root, feeds: feeds, budget: budget)
+        var uncovered: [String: Int] = [:]
+        var failures = 0
+        var now = start
+        while now < start.addingTimeInterval(Double(days) * 86_400) {
+            x.now = now
+            for (_, result) in try await refresh.refresh(now: now) {
+                if case .failed = result { failures += 1 }
+            }
+            for feed in feeds where try feed.refresher.store.manifest()?.currentEntryIndex(at: now) == nil {
+                uncovered[feed.name, default: 0] += 1
+            }
+            now.addTimeInterval(900)
+        }
+        let spent = x.days
+        print(
+            "three feeds, \(postsPerDay) posts a day for all (400 new posts/day each, cron every 15 min, \(days) days)"
+        )
+        print(
+            "  "
+                + spent.enumerated().map { day, cost in
+                    "day \(day): \(cost.postsRead) posts, \(cost.requests) req, "
+                        + String(format: "$%.2f", Double(cost.postsRead) * budget.usdPerPost)
+                }.joined(separator: " | ")
+        )
+        let ledger = refresh.ledger()
+        let perFeed = feeds.map { "\($0.name) \(ledger.feeds[$0.name]?.values.reduce(0, +) ?? 0)" }
+        print(
+            "  posts per feed over the run: \(perFeed.joined(separator: ", ")); failed runs \(failures); quarter hours "
+                + "without an entry for the hour: \(feeds.map { "\($0.name) \(uncovered[$0.name] ?? 0)" }.joined(separator: ", "))"
+        )
+        var missed: [String] = []
+        for (day, cost) in spent.enumerated() where cost.postsRead > postsPerDay {
+            missed.append("three feeds: \(cost.postsRead) posts on day \(day), over \(postsPerDay)")
+        }
+        if uncovered.values.contains(where: { $0 > 0 }) { missed.append("three feeds: a screen without a picture") }
+        if failures > 0 { missed.append("three feeds: \(failures) failed runs") }
+        return missed
     }
 }

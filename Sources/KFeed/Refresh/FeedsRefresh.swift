@@ -3,7 +3,7 @@ import KFeedBase
 import Synchronization
 
 /// Refreshes the feeds of a feeds file (`kfeed refresh` with `kfeed.toml`): every due feed, or those named, in one
-/// run, one token and one view of X's limits, under one spend cap (`DESIGN.md` §8).
+/// run, one token and one view of X's limits, under one spend cap (`docs/feeds.md`).
 ///
 /// The run holds the spending lock (`DIR/ledger.lock`) besides each feed's own lock, so that two runs never share
 /// out the same budget. Before each due feed's search, what the cap leaves today is shared evenly between the due
