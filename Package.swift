@@ -87,13 +87,17 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // The feeds file (`kfeed.toml`, docs/feeds.md): its own module so that the fuzz target reads it as the CLI does.
+        .target(
+            name: "KFeedConfig",
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         .target(
             name: "KFeedCLI",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages", "KFeedServe",
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(
@@ -109,7 +113,7 @@ let package = Package(
         ),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
-        .target(name: "KFeedFuzz", dependencies: ["KFeed", "KFeedBase", "KFeedImages"]),
+        .target(name: "KFeedFuzz", dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedConfig"]),
         .systemLibrary(name: "CKFeedFuzzer"),
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
         .testTarget(

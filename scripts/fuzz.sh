@@ -3,7 +3,8 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60); the targets run at the same time, one process each
-#   TARGET   progressive, jpeg-structure, exif, search-page, problem, dotenv, thumbnail, cache-files (default: all)
+#   TARGET   progressive, jpeg-structure, exif, search-page, problem, dotenv, thumbnail, cache-files, feeds-file
+#            (default: all)
 # Environment: KFEED_FUZZ_JOBS  how many targets run at once (default: all of them)
 #              KFEED_FUZZ_NICE  niceness of the fuzzers (default 19)
 #
@@ -19,7 +20,7 @@ ROOT=$PWD
 
 SECONDS_EACH=${1:-60}
 shift || true
-ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files)
+ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files feeds-file)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for target in "${TARGETS[@]}"; do

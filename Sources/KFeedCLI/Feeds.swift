@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedConfig
 
 /// The feeds of a feeds file, each assembled as a ``Feed`` over `DIR/feeds/NAME/` (today's single-feed layout, so
 /// that a widget or a script pointed at one keeps working), and the refresh that spends for all of them.

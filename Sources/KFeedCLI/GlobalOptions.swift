@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedConfig
 import KFeedImages
 
 /// The options every command shares (`DESIGN.md` §1). Flags win over the environment, which wins over `.env`.
@@ -133,15 +134,23 @@ struct GlobalOptions: ParsableArguments {
     /// Reads the environment and `./.env`, resolves the settings, and assembles the library's pieces from them.
     /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`, invalid values or queries.
     func feed() throws -> Feed {
-        if let feeds = try feeds() { return try feeds.feed(named: feedNames.first) }
-        let environment = try SettingsEnvironment.load()
+        try feed(environment: SettingsEnvironment.load())
+    }
+
+    /// ``feed()`` with the environment already loaded.
+    func feed(environment: SettingsEnvironment) throws -> Feed {
+        if let feeds = try feeds(environment: environment) { return try feeds.feed(named: feedNames.first) }
         return Feed(settings: try settings(environment: environment), environment: environment)
     }
 
     /// The feeds file's feeds, when there is a feeds file (`--config`, `KFEED_CONFIG`, or the default path).
     /// - Throws: `KFeedError` `.configuration` for an unreadable or invalid file, or a `--feed` it does not define.
     func feeds() throws -> Feeds? {
-        let environment = try SettingsEnvironment.load()
+        try feeds(environment: SettingsEnvironment.load())
+    }
+
+    /// ``feeds()`` with the environment already loaded.
+    func feeds(environment: SettingsEnvironment) throws -> Feeds? {
         guard let url = FeedsFile.location(explicit: config, environment: environment) else {
             if let name = feedNames.first {
                 throw KFeedError(.configuration, "--feed \(name) needs a feeds file: --config PATH or KFEED_CONFIG")

@@ -18,8 +18,9 @@ struct RefreshCommand: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
-        if let feeds = try options.feeds() { return try await refresh(feeds) }
-        let feed = try options.feed()
+        let environment = try SettingsEnvironment.load()
+        if let feeds = try options.feeds(environment: environment) { return try await refresh(feeds) }
+        let feed = try options.feed(environment: environment)
         let settings = feed.settings
         let outcome = try await feed.refresher().refresh(now: settings.now, force: force)
         guard settings.verbosity == .verbose else { return }

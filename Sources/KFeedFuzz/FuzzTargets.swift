@@ -1,6 +1,7 @@
 public import Foundation
 import KFeed
 import KFeedBase
+import KFeedConfig
 import KFeedImages
 
 /// One entry point per parser of untrusted bytes, for libFuzzer (`kfeed-fuzz`, built by `scripts/fuzz.sh`) and for
@@ -32,6 +33,8 @@ public enum FuzzTargets {
         /// The cache's own files as read back: `timeline.json` (`Manifest.decode`, its JSON again, the preview page)
         /// and `state.json` (`RefreshState`).
         case cacheFiles = "cache-files"
+        /// The feeds file (`kfeed.toml`): `FeedsFile.parse`, TOML and every check of its values.
+        case feedsFile = "feeds-file"
 
         /// The entry point of this target.
         public var run: @Sendable (Data) -> Void {
@@ -44,6 +47,7 @@ public enum FuzzTargets {
             case .dotenv: FuzzTargets.dotenv
             case .thumbnail: FuzzTargets.thumbnail
             case .cacheFiles: FuzzTargets.cacheFiles
+            case .feedsFile: FuzzTargets.feedsFile
             }
         }
     }
@@ -216,6 +220,23 @@ public enum FuzzTargets {
             let environment = SettingsEnvironment(process: ["X_BEARER_TOKEN": ""], dotEnv: file)
             for name in file.values.keys.prefix(8) { _ = environment[name] }
             _ = environment["X_BEARER_TOKEN"]
+        }
+    }
+
+    /// The feeds file as a user writes it: any text is a feeds file or one `KFeedError` line, never a trap. Each
+    /// feed's settings are used as a refresh would (its query's text, its builder, its directory name).
+    public static func feedsFile(_ data: Data) {
+        guard data.count <= FeedsFile.maxBytes, let text = String(data: data, encoding: .utf8) else { return }
+        let url = URL(fileURLWithPath: "/fuzz/kfeed.toml")
+        do {
+            let file = try FeedsFile.parse(text, url: url, now: Date(timeIntervalSince1970: 1_795_338_000))
+            for feed in file.feeds {
+                _ = feed.query.text.count + feed.builder.entryCount + feed.size.width + feed.profiles.count
+                _ = try file.feed(named: feed.name)
+            }
+            _ = file.budget.postsLeft(in: Ledger(), at: Date(timeIntervalSince1970: 1_795_338_000))
+        } catch {
+            _ = "\(error)".count
         }
     }
 }

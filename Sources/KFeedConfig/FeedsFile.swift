@@ -1,5 +1,5 @@
-import Foundation
-import KFeed
+package import Foundation
+package import KFeed
 import KFeedBase
 import TOMLKit
 
@@ -20,47 +20,47 @@ import TOMLKit
 ///
 /// Parsed by TOMLKit (toml++); every value is checked here, before any request, and every error names the file,
 /// the line and the key (`kfeed.toml:7: feeds.pets.entries: …`), exit 78.
-struct FeedsFile: Sendable {
+package struct FeedsFile: Sendable {
     /// One `[feeds.NAME]` table.
-    struct Feed: Sendable {
-        var name: String
-        var query: RecentSearchQuery
-        var builder: TimelineBuilder
-        var size: ImageSize
-        var profiles: [DisplayProfile]
-        var noRepeatDays: Int?
-        var captions: Bool
+    package struct Feed: Sendable {
+        package var name: String
+        package var query: RecentSearchQuery
+        package var builder: TimelineBuilder
+        package var size: ImageSize
+        package var profiles: [DisplayProfile]
+        package var noRepeatDays: Int?
+        package var captions: Bool
     }
 
     /// `[serve]`.
-    struct Serve: Sendable {
+    package struct Serve: Sendable {
         /// `listen = "HOST:PORT"`.
-        var listen: String?
+        package var listen: String?
         /// `key_file = "PATH"`.
-        var keyFile: String?
+        package var keyFile: String?
         /// `[serve.trmnl]`: device id (MAC) → the feed its panel shows.
-        var devices: [String: String] = [:]
+        package var devices: [String: String] = [:]
     }
 
     /// Where the file was read from.
-    var url: URL
+    package var url: URL
     /// The feeds, in the file's order (the first is the default: what the old single-feed paths and commands use).
-    var feeds: [Feed]
+    package var feeds: [Feed]
     /// `[budget]`.
-    var budget: Budget
-    var serve: Serve
+    package var budget: Budget
+    package var serve: Serve
 
     /// The keys a `[feeds.NAME]` table may have.
-    static let feedKeys = [
+    package static let feedKeys = [
         "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
         "video_previews", "captions",
     ]
     /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
-    static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
+    package static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// The file to read: `--config`, else `KFEED_CONFIG`, else `$XDG_CONFIG_HOME/kfeed/kfeed.toml` (or
     /// `~/.config/kfeed/kfeed.toml`) when it exists. Nil: no feeds file (one feed from flags and environment).
-    static func location(explicit: String?, environment: SettingsEnvironment) -> URL? {
+    package static func location(explicit: String?, environment: SettingsEnvironment) -> URL? {
         if let path = explicit ?? environment["KFEED_CONFIG"] { return URL(fileURLWithPath: path) }
         let base: URL
         if let xdg = environment.process["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
@@ -76,11 +76,24 @@ struct FeedsFile: Sendable {
 
     /// Reads and checks the file.
     /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
-    static func load(_ url: URL, now: Date) throws -> FeedsFile {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+    package static func load(_ url: URL, now: Date) throws -> FeedsFile {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count <= maxBytes,
+            let text = String(data: data, encoding: .utf8)
         else {
-            throw KFeedError(.configuration, "cannot read the feeds file \(url.path): check the path (--config)")
+            throw KFeedError(
+                .configuration,
+                "cannot read the feeds file \(url.path) (UTF-8 text, at most 1 MiB): check the path (--config)"
+            )
         }
+        return try parse(text, url: url, now: now)
+    }
+
+    /// The largest feeds file read, in bytes.
+    package static let maxBytes = 1 << 20
+
+    /// Checks `text` as the feeds file at `url` (named in errors).
+    /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
+    package static func parse(_ text: String, url: URL, now: Date) throws -> FeedsFile {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -109,7 +122,7 @@ struct FeedsFile: Sendable {
 
     /// The feed named `name`, or the default (the first) when nil.
     /// - Throws: `KFeedError` `.configuration` for a name the file does not define.
-    func feed(named name: String?) throws -> Feed {
+    package func feed(named name: String?) throws -> Feed {
         guard let name else { return feeds[0] }
         guard let feed = feeds.first(where: { $0.name == name }) else {
             throw KFeedError(
