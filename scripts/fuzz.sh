@@ -61,6 +61,15 @@ max_len() {
     *) echo 4096 ;;
   esac
 }
+# Leak checking, per target. TOMLKit 0.6.0 (the feeds file's TOML library) never frees the error record its
+# `TOMLTable(string:)` allocates (24 bytes a parse, and the message on a syntax error): harmless for kfeed, which
+# reads the file once per process, but every input would report it; crashes, hangs and memory are still checked.
+leaks() {
+  case $1 in
+    feeds-file) echo 0 ;;
+    *) echo 1 ;;
+  esac
+}
 dictionary() {
   case $1 in
     progressive | jpeg-structure | thumbnail) echo Fuzz/dict/jpeg.dict ;;
@@ -68,6 +77,7 @@ dictionary() {
     search-page | cache-files) echo Fuzz/dict/json.dict ;;
     problem) echo Fuzz/dict/problem.dict ;;
     dotenv) echo Fuzz/dict/dotenv.dict ;;
+    feeds-file) echo Fuzz/dict/toml.dict ;;
   esac
 }
 
@@ -79,7 +89,7 @@ run() {
   [ -d "Fixtures/fuzz/$target" ] && inputs+=("Fixtures/fuzz/$target")
   set +e
   # SWIFT_BACKTRACE: the Swift runtime's own crash reporter would race ASan's and can hang; libFuzzer reports.
-  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} KFEED_FUZZ_TARGET=$target nice -n "$NICENESS" "$BINARY" \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=$(leaks "$target")} KFEED_FUZZ_TARGET=$target nice -n "$NICENESS" "$BINARY" \
     -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
     -dict="$(dictionary "$target")" -artifact_prefix="$ROOT/$artifacts/" -print_final_stats=1 \
     "${inputs[@]}" >"$SCRATCH/runs/$target.log" 2>&1

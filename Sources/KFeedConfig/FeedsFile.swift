@@ -94,6 +94,13 @@ package struct FeedsFile: Sendable {
     /// Checks `text` as the feeds file at `url` (named in errors).
     /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
     package static func parse(_ text: String, url: URL, now: Date) throws -> FeedsFile {
+        if let line = headerWithoutName(in: text) {
+            throw KFeedError(
+                .configuration,
+                "\(url.path):\(line): a table header needs a name after its [ (letters, digits, - and _, or a quoted "
+                    + "string); fix the TOML syntax"
+            )
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -118,6 +125,25 @@ package struct FeedsFile: Sendable {
             budget: try reader.budget(table["budget"]),
             serve: try reader.serve(table["serve"], feeds: Set(names))
         )
+    }
+
+    /// The first line whose table header has no name after its `[` or `[[` (`[ (kpop) ]`). toml++ 3.4.0, under
+    /// TOMLKit, asserts instead of reporting that error (its `parse_key` assumes a key's first character) and so
+    /// aborts the process; this finds the case first. Not a TOML reader: it looks at the character after a line's
+    /// opening brackets only (on every line, multi-line strings included: such a line there is refused too), and
+    /// TOMLKit reads everything else.
+    static func headerWithoutName(in text: String) -> Int? {
+        let isSpace = { (character: Character) in character.isWhitespace && !character.isNewline }
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            var rest = line.drop(while: isSpace)
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            rest = rest.drop(while: isSpace)
+            guard let first = rest.first, first.isASCII, first.isLetter || first.isNumber || "-_\"']".contains(first)
+            else { return index + 1 }
+        }
+        return nil
     }
 
     /// The feed named `name`, or the default (the first) when nil.

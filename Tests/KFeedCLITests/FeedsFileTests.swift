@@ -76,6 +76,8 @@ struct FeedsFileTests {
         ),
         ("[budget]\nposts_per_day = -1\n[feeds.kpop]\nquery = \"cats\"\n", ":2: budget.posts_per_day", "whole number"),
         ("[feeds.Kpop]\nquery = \"cats\"\n", ":1: feeds.Kpop", "a-z"),
+        // toml++ would abort on this one (an assertion, not an error): kfeed finds it first.
+        ("[feeds.kpop]\nquery = \"cats\"\n\n[ (pets) ]\n", ":4: ", "a table header needs a name"),
         ("[budget]\nposts_per_day = 60\n", ": feeds", "no feed"),
     ])
     func aBadFileIsOneLineNamingTheLineAndKeyExit78BeforeAnyRequest(
