@@ -129,19 +129,25 @@ package struct FeedsFile: Sendable {
 
     /// The first line whose table header has no name after its `[` or `[[` (`[ (kpop) ]`). toml++ 3.4.0, under
     /// TOMLKit, asserts instead of reporting that error (its `parse_key` assumes a key's first character) and so
-    /// aborts the process; this finds the case first. Not a TOML reader: it looks at the character after a line's
-    /// opening brackets only (on every line, multi-line strings included: such a line there is refused too), and
-    /// TOMLKit reads everything else.
+    /// aborts the process; this finds the case first. Not a TOML reader: it looks, scalar by scalar as toml++ does,
+    /// at what follows a line's opening brackets and spaces or tabs (on every line, multi-line strings included:
+    /// such a line there is refused too), and TOMLKit reads everything else.
     static func headerWithoutName(in text: String) -> Int? {
-        let isSpace = { (character: Character) in character.isWhitespace && !character.isNewline }
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" }
+        let isKeyStart = { (scalar: Unicode.Scalar) in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-_\"']".unicodeScalars.contains(scalar))
+        }
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }  // toml++ skips a byte-order mark
+        for (index, line) in scalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line.drop(while: isSpace)
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst()
             if rest.first == "[" { rest = rest.dropFirst() }
             rest = rest.drop(while: isSpace)
-            guard let first = rest.first, first.isASCII, first.isLetter || first.isNumber || "-_\"']".contains(first)
-            else { return index + 1 }
+            guard let first = rest.first, isKeyStart(first) else { return index + 1 }
         }
         return nil
     }
