@@ -103,7 +103,10 @@ package struct FeedsFile: Sendable {
         }
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
+            table = try TOMLAbortGuard.run(
+                message: "\(url.path) is not valid TOML (the TOML reader gave up on it): check its brackets, quotes "
+                    + "and commas"
+            ) { try TOMLTable(string: text) }
         } catch let error as TOMLParseError {
             throw KFeedError(
                 .configuration,

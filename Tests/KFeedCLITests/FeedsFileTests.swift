@@ -78,6 +78,9 @@ struct FeedsFileTests {
         ("[feeds.Kpop]\nquery = \"cats\"\n", ":1: feeds.Kpop", "a-z"),
         // toml++ would abort on this one (an assertion, not an error): kfeed finds it first.
         ("[feeds.kpop]\nquery = \"cats\"\n\n[ (pets) ]\n", ":4: ", "a table header needs a name"),
+        // A closing brace where an array's value should be: toml++ aborts (an assertion); kfeed says so in one
+        // line, exit 78.
+        ("[feeds.kpop]\nquery = \"cats\"\nprofiles = [\"trmnl\", }]\n", " is not valid TOML", "check its brackets"),
         ("[budget]\nposts_per_day = 60\n", ": feeds", "no feed"),
     ])
     func aBadFileIsOneLineNamingTheLineAndKeyExit78BeforeAnyRequest(
