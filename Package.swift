@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KFeedCLITests",
-            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport"]
+            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedTestSupport"]
         ),
     ]
 )
