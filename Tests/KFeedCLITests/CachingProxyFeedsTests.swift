@@ -40,10 +40,10 @@ struct CachingProxyFeedsTests {
     // MARK: - Every path once per entry, and a refresh within its hour
 
     @Test func throughNginxEachFeedsPathsReachKfeedOncePerEntryAndARefreshShowsWithinItsHour() async throws {
-        // 1-minute entries, the first begun 30 s ago. pets has one: 12 s before it ends, a refresh (forced, as after
+        // 1-minute entries, the first begun 20 s ago. pets has one: 12 s before it ends, a refresh (forced, as after
         // a failure, or as one that finds the timeline ran out) makes a new timeline whose picture for the hour is
         // another post's, which must show through the proxy by the hour's end.
-        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 30)
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 20)
         let feeds = try await TwoFeeds.make(now: start, interval: "1m", petsEntries: 1)
         defer { feeds.remove() }
         let end = start.addingTimeInterval(60)
@@ -52,11 +52,17 @@ struct CachingProxyFeedsTests {
             "--config", feeds.config.path, "--cache", feeds.cache.path, "--listen", "127.0.0.1:0", "-v",
         ])
         let nginx = try await RunningNginx.start(upstreamPort: server.port)
-        #expect(Date() < end.addingTimeInterval(-20), "setting up took until \(Date()), the entry ends at \(end)")
+        #expect(Date() < end.addingTimeInterval(-18), "setting up took until \(Date()), the entry ends at \(end)")
         var known = try Self.pictures(of: feeds, label: { "\($0)#\($1)" })
 
         let base = nginx.base
         let clients = Task { try await Self.read(base: base, until: deadline, hour: end) }
+        // The refresh comes 12 s before the hour, once the proxy holds pets' answers of the old timeline.
+        let held = ["current.jpg", "widget", ""].map { "/f/pets/\($0)" }
+        while !Set(nginx.accessLog().map(\.uri)).isSuperset(of: held), Date() < end.addingTimeInterval(-12) {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(Set(nginx.accessLog().map(\.uri)).isSuperset(of: held), "no client read pets before its refresh")
         try await Task.sleep(for: .seconds(max(0, end.timeIntervalSinceNow - 12)))
         let refreshedAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         try await feeds.refresh(at: refreshedAt, ["--feed", "pets", "--force"])
@@ -67,7 +73,8 @@ struct CachingProxyFeedsTests {
 
         let problems = readings.flatMap(\.problems)
         #expect(problems.isEmpty, "\(problems.prefix(10)) of \(problems.count) in \(readings.count) answers")
-        #expect(readings.count > 2_000, "only \(readings.count) answers")
+        // (Some 25,000 on an idle machine; far fewer on a loaded one, where each answer takes longer.)
+        #expect(readings.count > 1_000, "only \(readings.count) answers")
         let labels = bodies.compactMapValues { known[$0] }
         let shown = try Self.checkPictures(readings, labels: labels, end: end, refreshedAt: refreshedAt)
         let upstream = try Self.checkUpstream(nginx.accessLog(), readings: readings, server: server, end: end)
@@ -206,6 +213,7 @@ struct CachingProxyFeedsTests {
             firstShown[label] = min(firstShown[label] ?? .distantFuture, reading.received)
             lastShown[label] = max(lastShown[label] ?? .distantPast, reading.received)
         }
+        #expect(firstShown["pets#0"] != nil, "pets' picture before the refresh never showed")
         let toNews = try #require(firstShown["news#1"]).timeIntervalSince(end)
         #expect(toNews >= 0 && toNews <= 3, "news's next picture first showed \(toNews) s after the hour")
         let refreshed = try #require(firstShown.filter { $0.key.hasPrefix("pets'") }.map(\.value).min())
