@@ -52,6 +52,12 @@ let package = Package(
             name: "CKFeedText",
             providers: [.apt(["libfontconfig-dev", "libharfbuzz-dev"])]
         ),
+        // HMAC-SHA-256 for `kfeed serve`'s signed picture URLs: libcrypto, opened on first use like the others. Its
+        // two declarations are in the shim, so building needs no libssl-dev; Debian's libssl3 holds the library.
+        .systemLibrary(
+            name: "CKFeedCrypto",
+            providers: [.apt(["libssl3"])]
+        ),
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
@@ -74,7 +80,7 @@ let package = Package(
         .target(
             name: "KFeedServe",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages",
+                "KFeed", "KFeedBase", "KFeedImages", "CKFeedCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -126,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KFeedCLITests",
-            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport"]
+            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedTestSupport"]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import KFeed
 import KFeedBase
 import KFeedConfig
+import KFeedImages
 
 /// The feeds of a feeds file, each assembled as a ``Feed`` over `DIR/feeds/NAME/` (today's single-feed layout, so
 /// that a widget or a script pointed at one keeps working), and the refresh that spends for all of them.
@@ -38,8 +39,21 @@ struct Feeds {
     }
 
     /// One refresh for the feeds named (all when empty), under the file's budget.
-    func refresh(named names: [String]) throws -> FeedsRefresh {
-        let feeds = try feeds(named: names).map { FeedsRefresh.Feed(name: $0.name, refresher: $0.feed.refresher()) }
+    /// - Parameters:
+    ///   - names: the feeds (`--feed`), all when empty.
+    ///   - extra: profiles to render besides a feed's own, by feed name (`kfeed serve --refresh` renders `trmnl` for
+    ///     a feed that TRMNL devices show).
+    /// - Returns: the refresh, which reads nothing until it runs.
+    /// - Throws: `KFeedError` `.configuration` for a name the file does not define.
+    func refresh(named names: [String], alsoRendering extra: [String: [DisplayProfile]] = [:]) throws -> FeedsRefresh {
+        let feeds = try feeds(named: names).map { name, feed in
+            var feed = feed
+            for profile in extra[name] ?? [] where !feed.settings.profiles.contains(where: { $0.name == profile.name })
+            {
+                feed.settings.profiles.append(profile)
+            }
+            return FeedsRefresh.Feed(name: name, refresher: feed.refresher())
+        }
         return FeedsRefresh(root: root, feeds: feeds, budget: file.budget)
     }
 

@@ -34,9 +34,9 @@ package struct FeedsFile: Sendable {
 
     /// `[serve]`.
     package struct Serve: Sendable {
-        /// `listen = "HOST:PORT"`.
-        package var listen: String?
-        /// `key_file = "PATH"`.
+        /// `listen = "HOST:PORT"`: where `kfeed serve` listens unless `--listen` says.
+        package var listen: ListenAddress?
+        /// `key_file = "PATH"` (relative to the file's directory): the key unless `--key-file` says.
         package var keyFile: String?
         /// `[serve.trmnl]`: device id (MAC) → the feed its panel shows.
         package var devices: [String: String] = [:]
@@ -341,10 +341,13 @@ extension FeedsFile.Reader {
         guard let value else { return FeedsFile.Serve() }
         guard let table = value.table else { throw error(at: ["serve"], "must be a table: [serve]") }
         try allow(["listen", "key_file", "trmnl"], in: table, at: ["serve"])
-        var serve = FeedsFile.Serve(
-            listen: try string(table["listen"], at: ["serve", "listen"]),
-            keyFile: try string(table["key_file"], at: ["serve", "key_file"])
-        )
+        let listen = try string(table["listen"], at: ["serve", "listen"]).map { text in
+            guard let address = ListenAddress(parsing: text) else {
+                throw error(at: ["serve", "listen"], "'\(text)' is not HOST:PORT, e.g. \"127.0.0.1:8787\"")
+            }
+            return address
+        }
+        var serve = FeedsFile.Serve(listen: listen, keyFile: try string(table["key_file"], at: ["serve", "key_file"]))
         if let devices = table["trmnl"] {
             guard let devices = devices.table else {
                 throw error(at: ["serve", "trmnl"], "must be a table: [serve.trmnl] with DEVICE-ID = \"FEED\" lines")

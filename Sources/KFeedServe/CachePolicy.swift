@@ -10,6 +10,15 @@ import KFeed
 /// early in the hour would let a client keep it up to an hour past the entry's end. `Expires` ends where it ends,
 /// however many caches pass the copy on. The one relative lifetime is the year of a content-addressed URL, whose
 /// bytes never change.
+///
+/// No `s-maxage` either, though it is the directive CDNs document: a shared cache takes it over `Expires`, and it is
+/// as relative as `max-age`. Straight from kfeed it would be exact, but nginx passes it on unchanged with no `Age` and
+/// a `Date` of its own, so a CDN in front of that nginx (a common set-up: the CDN's edge, nginx at home, kfeed behind
+/// it) would start the copy's lifetime again and keep `/current.jpg` up to an hour past its entry. `Expires` asks
+/// nothing of the chain: every shared cache (nginx, Varnish, Cloudflare, Fastly, CloudFront) keeps an answer until
+/// `Expires` (RFC 9111 §4.2.1: `Expires` − `Date`, and each cache's own `Date` moves with it). Where `s-maxage` could
+/// not stretch a copy — a content-addressed URL — it would say what `max-age` says already.
+/// (`docs/serve.md`, "Behind a CDN".)
 enum CachePolicy: Sendable, Equatable {
     /// Never stored: errors, `/healthz`, TRMNL's device answers, anything that may hand out the key.
     case noStore
@@ -69,7 +78,7 @@ enum CachePolicy: Sendable, Equatable {
         case .noStore:
             headers[.cacheControl] = "no-store"
         case .revalidate:
-            headers[.cacheControl] = isPrivate ? "private, no-cache" : "no-cache"
+            headers[.cacheControl] = isPrivate ? "private, no-cache" : "public, no-cache"
         case .until(let expires, let staleSeconds):
             headers[.cacheControl] =
                 staleSeconds == Self.hourlyStaleSeconds

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import KFeed
+package import KFeed
 import KFeedBase
 import Logging
 import NIOCore
@@ -20,15 +20,8 @@ package enum KFeedServer {
         _ configuration: ServeConfiguration,
         onListening: @escaping @Sendable (ListenAddress) -> Void
     ) async throws {
-        let cache = ServedCache(directory: configuration.cacheDirectory, log: configuration.warn)
-        _ = cache.current()
-        let responder = ServeResponder(
-            cache: cache,
-            renders: RenderShelf(settings: configuration),
-            key: configuration.key.flatMap(AccessKey.init),
-            signer: URLSigner(),
-            settings: configuration
-        )
+        let responder = try ServeResponder(settings: configuration)
+        for feed in responder.feeds.all { _ = feed.cache.current() }
         var logger = Logger(label: "kfeed-serve") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = .critical
         let timeout = configuration.headerTimeout.components

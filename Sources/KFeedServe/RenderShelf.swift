@@ -47,19 +47,23 @@ final class RenderShelf: @unchecked Sendable {
     }
 
     private let settings: ServeConfiguration
+    /// The feed rendered for: the profiles it allows, whether its renders carry the caption band.
+    private let feed: ServeConfiguration.Feed
     private let lock = NSLock()
     private var made: [Key: Made] = [:]
     private var order: [Key] = []
     private var pending: [Key: Task<Made?, Never>] = [:]
     private var fetcher: ImageFetcher??
-    /// One render at a time.
-    private let slot = ImageDecodeBudget(capacity: 1)
+    /// One render at a time: shared by every feed's shelf.
+    private let slot: ImageDecodeBudget
     /// The decode memory a render reserves.
     private let budget = ImageDecodeBudget()
 
-    /// Creates an empty shelf.
-    init(settings: ServeConfiguration) {
+    /// Creates an empty shelf for `feed`, whose renders take turns in `slot` (capacity 1, shared by all feeds).
+    init(settings: ServeConfiguration, feed: ServeConfiguration.Feed, slot: ImageDecodeBudget) {
         self.settings = settings
+        self.feed = feed
+        self.slot = slot
     }
 
     /// A render made under `path` for a generation still served.
@@ -119,7 +123,7 @@ final class RenderShelf: @unchecked Sendable {
 
     /// Whether `profile` may be rendered on demand: one `--profile` named, or a panel of at most ``maxPixels``.
     func allows(_ profile: DisplayProfile) -> Bool {
-        settings.profiles?.contains(profile.name) == true || profile.width * profile.height <= Self.maxPixels
+        feed.profiles?.contains(profile.name) == true || profile.width * profile.height <= Self.maxPixels
     }
 
     /// `task`'s value, or nil when it takes longer than `limit` (the task runs on).
@@ -185,7 +189,7 @@ final class RenderShelf: @unchecked Sendable {
             let render = EntryRender(
                 entry,
                 profile: profile,
-                captions: settings.captions,
+                captions: feed.captions,
                 timeZone: settings.timeZone,
                 avatar: avatar
             )

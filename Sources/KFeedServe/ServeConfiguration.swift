@@ -3,16 +3,40 @@ package import KFeed
 
 /// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
 package struct ServeConfiguration: Sendable {
-    /// The cache directory served.
-    package var cacheDirectory: URL
+    /// One feed served: a cache directory, and the renders clients may ask of it.
+    package struct Feed: Sendable {
+        /// Its name: what `/f/NAME/` is made of (with a feeds file).
+        package var name: String
+        /// The cache directory served.
+        package var cacheDirectory: URL
+        /// The display profiles `?profile=` may ask for; nil: any the manifest names.
+        package var profiles: Set<String>?
+        /// Whether renders made on demand carry the caption band (`--no-caption` turns it off), as the refresh's do.
+        package var captions: Bool
+
+        /// Creates a feed.
+        package init(name: String, cacheDirectory: URL, profiles: Set<String>? = nil, captions: Bool = true) {
+            self.name = name
+            self.cacheDirectory = cacheDirectory
+            self.profiles = profiles
+            self.captions = captions
+        }
+    }
+
+    /// The feeds served, in the feeds file's order; the first is the default, which the paths outside `/f/` serve.
+    package var feeds: [Feed]
+    /// Whether each feed is also served under `/f/NAME/`, with the list of feeds at `/` (a feeds file); else the one
+    /// feed is served as without one, and `/` is its preview page.
+    package var servesFeedPaths: Bool
     /// Where to listen; port 0 picks a free port.
     package var listen: ListenAddress
     /// The key every request must carry (`--key-file`); nil serves anyone who can connect (loopback only).
     package var key: String?
-    /// TRMNL device IDs (MAC addresses, `AA:BB:…`) that `/api/setup` hands the key to.
-    package var trmnlDevices: Set<String>
-    /// The display profiles `?profile=` may ask for; nil: any the manifest names.
-    package var profiles: Set<String>?
+    /// TRMNL device IDs (MAC addresses, `AA:BB:…`, upper-case) that `/api/setup` hands the key to, and the feed whose
+    /// picture `/api/display` shows each of them.
+    package var trmnlDevices: [String: String]
+    /// The figures `kfeed status --json` prints, for `/healthz` (with a feeds file): read at each request.
+    package var status: (@Sendable (Date) -> FeedsStatus)?
     /// The clock: the instant each request is answered for.
     package var now: @Sendable () -> Date
     /// The zone `/` and `/widget` show times in.
@@ -33,8 +57,6 @@ package struct ServeConfiguration: Sendable {
     package var refresh: (@Sendable () async -> Void)?
     /// How often `refresh` is called.
     package var refreshCheckInterval: Duration
-    /// Whether renders made on demand carry the caption band (`--no-caption` turns it off), as the refresh's do.
-    package var captions: Bool
     /// Makes the transport that fetches the source pictures of renders made on demand (X's renditions, never with
     /// the token); called once, on the first such render; nil renders from the cached images alone.
     package var renderSources: (@Sendable () throws -> any HTTPTransport)?
@@ -44,11 +66,12 @@ package struct ServeConfiguration: Sendable {
 
     /// Creates a configuration.
     package init(
-        cacheDirectory: URL,
+        feeds: [Feed],
+        servesFeedPaths: Bool = false,
         listen: ListenAddress = .default,
         key: String? = nil,
-        trmnlDevices: Set<String> = [],
-        profiles: Set<String>? = nil,
+        trmnlDevices: [String: String] = [:],
+        status: (@Sendable (Date) -> FeedsStatus)? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         timeZone: TimeZone = .current,
         isVerbose: Bool = false,
@@ -59,14 +82,18 @@ package struct ServeConfiguration: Sendable {
         shutdownTimeout: Duration = .seconds(4),
         refresh: (@Sendable () async -> Void)? = nil,
         refreshCheckInterval: Duration = .seconds(60),
-        captions: Bool = true,
         renderSources: (@Sendable () throws -> any HTTPTransport)? = nil
     ) {
-        self.cacheDirectory = cacheDirectory
+        precondition(!feeds.isEmpty, "kfeed serve serves at least one feed")
+        self.feeds = feeds
+        self.servesFeedPaths = servesFeedPaths
         self.listen = listen
         self.key = key
-        self.trmnlDevices = Set(trmnlDevices.map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
-        self.profiles = profiles
+        self.trmnlDevices = Dictionary(
+            trmnlDevices.map { ($0.key.trimmingCharacters(in: .whitespaces).uppercased(), $0.value) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        self.status = status
         self.now = now
         self.timeZone = timeZone
         self.isVerbose = isVerbose
@@ -77,7 +104,6 @@ package struct ServeConfiguration: Sendable {
         self.shutdownTimeout = shutdownTimeout
         self.refresh = refresh
         self.refreshCheckInterval = refreshCheckInterval
-        self.captions = captions
         self.renderSources = renderSources
         self.boundAddress = Locked(listen)
     }

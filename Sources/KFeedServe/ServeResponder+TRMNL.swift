@@ -28,7 +28,7 @@ extension ServeResponder {
                 Setup(status: 200, apiKey: "kfeed-no-key", friendlyID: friendly, message: "kfeed: no key needed")
             )
         }
-        guard settings.trmnlDevices.contains(id) || key.isPresented(in: request) else {
+        guard settings.trmnlDevices[id] != nil || key.isPresented(in: request) else {
             settings.warn(
                 "refused TRMNL setup for device ID '\(Self.printable(id))': to hand it the key, restart with "
                     + "--trmnl-device \(Self.printable(id))"
@@ -49,7 +49,8 @@ extension ServeResponder {
 
     /// `GET /api/display` and `GET /trmnl/redirect.json`: the current entry's `trmnl` render (or `?profile=P`), the
     /// refresh's or one made on demand; when the timeline ran out, its last entry's (stale), with a `refresh_rate`
-    /// of at most 15 minutes.
+    /// of at most 15 minutes. The feed is `scope`'s: the path's (`/f/NAME/api/display`), or outside `/f/` the one
+    /// `[serve.trmnl]` names for the device's `ID` (else the default feed).
     ///
     /// Without a timeline (or with an empty one), or when no render can be had, the answer is a JSON error (`status`
     /// = the HTTP status, and `error` saying what to do) with a `refresh_rate` to try again after; the widget JPEG is
@@ -58,6 +59,7 @@ extension ServeResponder {
         _ moment: Moment,
         snapshot: ServedCache.Snapshot,
         request: Request,
+        scope: FeedScope,
         isRedirect: Bool
     ) async -> ServeAnswer {
         if settings.isVerbose, !isRedirect {
@@ -83,7 +85,7 @@ extension ServeResponder {
         }
         let render: String
         let file: ServedFile
-        switch await self.render(named: profile, of: entry, moment: moment, snapshot: snapshot) {
+        switch await self.render(named: profile, of: entry, moment: moment, snapshot: snapshot, feed: scope.feed) {
         case .found(let path, let found):
             render = path
             file = found
@@ -97,8 +99,8 @@ extension ServeResponder {
             return .json(answer, status: .serviceUnavailable)
         }
         let url =
-            "\(base(request))/\(render)?\(ServedFile.versionParameter)=\(file.version)"
-            + (key == nil ? "" : "&\(URLSigner.parameter)=\(signer.signature(for: render))")
+            "\(base(request))/\(scope.prefix)\(render)?\(ServedFile.versionParameter)=\(file.version)"
+            + (signer.map { "&\(URLSigner.parameter)=\($0.signature(for: scope.prefix + render))" } ?? "")
         // The previous picture stands in while the entry's render is made: a name of its own, so that the panel
         // draws the render when it comes.
         let filename =

@@ -4,19 +4,29 @@ import Hummingbird
 import KFeed
 import KFeedImages
 
-/// Answers every request of `kfeed serve` (`DESIGN.md` §5) from the generations ``ServedCache`` holds.
+/// Answers every request of `kfeed serve` (`DESIGN.md` §5) from the generations ``ServedCache`` holds: one responder
+/// for every feed, the request's path choosing the feed (``ServedFeeds``) and the prefix its URLs take.
 struct ServeResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     /// The largest request body accepted (`/api/log`), in bytes.
     static let bodyLimit = 64 * 1_024
 
-    let cache: ServedCache
-    /// The renders made on demand, for profiles the refresh did not render.
-    let renders: RenderShelf
+    /// Each feed's generations and renders made on demand, chosen by the request's path.
+    let feeds: ServedFeeds
     let key: AccessKey?
-    let signer: URLSigner
+    /// Signs the picture URLs answers hand out; nil without a key.
+    let signer: URLSigner?
     let settings: ServeConfiguration
+
+    /// A responder for `settings`' feeds.
+    /// - Throws: `KFeedError` `.configuration` when a key is set and its URLs cannot be signed (no libcrypto).
+    init(settings: ServeConfiguration) throws {
+        self.feeds = ServedFeeds(settings: settings)
+        self.key = settings.key.flatMap(AccessKey.init)
+        self.signer = try key.map { key throws(KFeedError) in try URLSigner(key: key) }
+        self.settings = settings
+    }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
@@ -71,14 +81,15 @@ struct ServeResponder: HTTPResponder {
             }
             version = query.dropFirst(ServedFile.versionParameter.count + 1)
         }
-        guard let route = Route(path: path) else { return nil }
+        guard case .feed(let scope, let route?) = feeds.target(of: path) else { return nil }
         if let key, !key.isPresented(inHeaders: head.headerFields) { return nil }
-        let snapshot = cache.current()
+        let snapshot = scope.feed.cache.current()
         let moment = Moment(generation: snapshot.current, now: settings.now())
         var answer: ServeAnswer
         switch route {
-        case .currentImage where version == nil: answer = currentImage(moment, snapshot: snapshot, profile: nil)
-        case .file(let relative): answer = file(relative, version: version, snapshot: snapshot, moment: moment)
+        case .currentImage where version == nil: answer = currentImage(moment, snapshot: snapshot)
+        case .file(let relative):
+            answer = file(relative, version: version, snapshot: snapshot, moment: moment, feed: scope.feed)
         default: return nil
         }
         answer.isPrivate = key != nil
@@ -111,6 +122,12 @@ struct ServeResponder: HTTPResponder {
             }
         }
 
+        /// Whether the route answers a TRMNL device's picture (`/api/display`), which the device's feed decides.
+        var isDisplay: Bool {
+            if case .display = self { return true }
+            return false
+        }
+
         /// The methods the route answers.
         var methods: [HTTPRequest.Method] {
             if case .log = self { return [.post] }
@@ -119,10 +136,8 @@ struct ServeResponder: HTTPResponder {
     }
 
     private func answer(to request: inout Request) async -> ServeAnswer {
-        let path = request.uri.path
-        let route = Route(path: path)
-        let access = access(request, route: route)
-        guard let access else {
+        let target = feeds.target(of: request.uri.path)
+        guard let access = access(request, target: target) else {
             var answer = ServeAnswer.error(
                 .unauthorized,
                 "this server needs its key (Authorization: Bearer, Access-Token or ?key=)"
@@ -130,25 +145,43 @@ struct ServeResponder: HTTPResponder {
             answer.headers[.wwwAuthenticate] = "Bearer realm=\"kfeed\""
             return answer
         }
-        var answer = await answer(to: &request, route: route)
+        var answer: ServeAnswer
+        switch target {
+        case .feed(let scope, let route): answer = await self.answer(to: &request, route: route, scope: scope)
+        case .list: answer = allowing([.get, .head], request) ?? feedList(now: settings.now())
+        case .unknownFeed(let name):
+            answer = .error(.notFound, "no feed '\(Self.printable(name))' here: this server serves \(feeds.names)")
+        case .feedWithoutSlash(let name):
+            answer = ServeAnswer(status: .permanentRedirect)
+            answer.headers[.location] = "/f/\(name)/"
+        }
         answer.isPrivate = access == .key
         return answer
     }
 
-    private func answer(to request: inout Request, route: Route?) async -> ServeAnswer {
+    /// A `405` when `request`'s method is not one of `methods`; nil when it is.
+    private func allowing(_ methods: [HTTPRequest.Method], _ request: Request) -> ServeAnswer? {
+        guard !methods.contains(request.method) else { return nil }
+        var answer = ServeAnswer.error(.methodNotAllowed, "\(request.method) is not allowed here")
+        answer.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+        return answer
+    }
+
+    private func answer(to request: inout Request, route: Route?, scope: FeedScope) async -> ServeAnswer {
         guard let route else { return .error(.notFound, "no such path") }
-        guard route.methods.contains(request.method) else {
-            var answer = ServeAnswer.error(.methodNotAllowed, "\(request.method) is not allowed here")
-            answer.headers[.allow] = route.methods.map(\.rawValue).joined(separator: ", ")
-            return answer
-        }
+        if let refused = allowing(route.methods, request) { return refused }
         if case .log = route { return await deviceLog(&request) }
-        let now = settings.now()
-        let snapshot = cache.current()
-        let moment = Moment(generation: snapshot.current, now: now)
+        var scope = scope
+        if route.isDisplay, scope.prefix.isEmpty,
+            let device = feeds.scope(forDevice: request.headers[Self.deviceIDHeader].map(Self.normalizedID) ?? "")
+        {
+            scope = device  // a TRMNL device of another feed than the default: its own feed's picture
+        }
+        let snapshot = scope.feed.cache.current()
+        let moment = Moment(generation: snapshot.current, now: settings.now())
         switch route {
-        case .preview: return preview(moment)
-        case .widget: return widget(moment)
+        case .preview: return preview(moment, scope: scope)
+        case .widget: return widget(moment, scope: scope)
         case .timeline:
             guard let generation = snapshot.current else {
                 return .error(.notFound, "no timeline yet: run kfeed refresh")
@@ -156,19 +189,22 @@ struct ServeResponder: HTTPResponder {
             var answer = ServeAnswer.file(generation.manifestFile)
             answer.caching = moment.lasting
             return answer
-        case .currentJSON: return currentJSON(moment, request: request)
+        case .currentJSON: return currentJSON(moment, request: request, scope: scope)
         case .currentImage:
             let profile = request.uri.query == nil ? nil : request.uri.queryParameters["profile"].map(String.init)
-            guard let profile else { return currentImage(moment, snapshot: snapshot, profile: nil) }
-            return await currentRender(moment, snapshot: snapshot, profile: profile)
+            guard let profile else { return currentImage(moment, snapshot: snapshot) }
+            return await currentRender(moment, snapshot: snapshot, profile: profile, feed: scope.feed)
         case .file(let relative):
             let version =
                 request.uri.query == nil ? nil : request.uri.queryParameters[Substring(ServedFile.versionParameter)]
-            return file(relative, version: version, snapshot: snapshot, moment: moment)
+            return file(relative, version: version, snapshot: snapshot, moment: moment, feed: scope.feed)
         case .setup: return setup(request, moment: moment)
-        case .display: return await display(moment, snapshot: snapshot, request: request, isRedirect: false)
-        case .redirect: return await display(moment, snapshot: snapshot, request: request, isRedirect: true)
-        case .health: return health(moment)
+        case .display:
+            return await display(moment, snapshot: snapshot, request: request, scope: scope, isRedirect: false)
+        case .redirect:
+            return await display(moment, snapshot: snapshot, request: request, scope: scope, isRedirect: true)
+        case .health:
+            return feeds.servesFeedPaths && scope.prefix.isEmpty ? healthOfAll() : health(moment, feed: scope.feed)
         case .log: return .error(.methodNotAllowed, "unreachable")
         }
     }
@@ -188,27 +224,27 @@ struct ServeResponder: HTTPResponder {
     /// How `request` is let in; nil when it needs the key and does not carry it. For a file, a valid signature is
     /// checked first (so its answer stays shareable even from a client that also sends the key); `/api/setup` decides
     /// itself (a device has no key before it).
-    private func access(_ request: Request, route: Route?) -> Access? {
-        guard let key else { return .open }
-        if case .file(let relative) = route,
+    private func access(_ request: Request, target: ServedFeeds.Target) -> Access? {
+        guard let key, let signer else { return .open }
+        if case .feed(let scope, .file(let relative)?) = target,
             let signature = request.uri.queryParameters[Substring(URLSigner.parameter)],
-            signer.isValid(String(signature), for: relative)
+            signer.isValid(String(signature), for: scope.prefix + relative)
         {
             return .signed
         }
-        if case .setup = route { return .key }
+        if case .feed(_, .setup?) = target { return .key }
         return key.isPresented(in: request) ? .key : nil
     }
 
-    /// The URL path (relative, no leading `/`) a page or JSON answer uses for `relative`: with the file's version
-    /// (`?v=`, so that caches may keep it for a year), and signed when a key is required, so that browsers and
-    /// firmware that send no header can fetch it.
-    func link(_ relative: String, in generation: Generation?) -> String {
+    /// The URL a page or JSON answer uses for `relative` (a path the manifest names), relative to the feed's prefix
+    /// (no leading `/`): with the file's version (`?v=`, so that caches may keep it for a year), and signed (its path
+    /// under the prefix) when a key is required, so that browsers and firmware that send no header can fetch it.
+    func link(_ relative: String, in generation: Generation?, scope: FeedScope) -> String {
         var query: [String] = []
-        if let version = (generation?.files[relative] ?? renders.file(relative))?.version {
+        if let version = (generation?.files[relative] ?? scope.feed.renders.file(relative))?.version {
             query.append("\(ServedFile.versionParameter)=\(version)")
         }
-        if key != nil { query.append("\(URLSigner.parameter)=\(signer.signature(for: relative))") }
+        if let signer { query.append("\(URLSigner.parameter)=\(signer.signature(for: scope.prefix + relative))") }
         return query.isEmpty ? relative : "\(relative)?\(query.joined(separator: "&"))"
     }
 
@@ -229,13 +265,13 @@ struct ServeResponder: HTTPResponder {
 
     // MARK: - Pages
 
-    private func preview(_ moment: Moment) -> ServeAnswer {
+    private func preview(_ moment: Moment, scope: FeedScope) -> ServeAnswer {
         guard let manifest = moment.generation?.manifest else {
             return .error(.notFound, "no timeline yet: run kfeed refresh")
         }
         var html = PreviewPage(manifest: manifest, now: moment.now, timeZone: settings.timeZone).html
         html = html.replacing(#/ src="([a-z]+/[A-Za-z0-9._-]+|placeholder-[0-9x]+\.jpg)"/#) { match in
-            " src=\"\(HTMLEscaping.escape(link(String(match.output.1), in: moment.generation)))\""
+            " src=\"\(HTMLEscaping.escape(link(String(match.output.1), in: moment.generation, scope: scope)))\""
         }
         var answer = ServeAnswer.bytes(Array(html.utf8), type: "text/html; charset=utf-8")
         answer.caching = moment.untilEntryEnds
@@ -244,7 +280,31 @@ struct ServeResponder: HTTPResponder {
         return answer
     }
 
-    private func widget(_ moment: Moment) -> ServeAnswer {
+    /// `/` with a feeds file: each feed's current picture and its links. Kept until the first of the feeds' entries
+    /// ends (each card shows one), and at most ``CachePolicy/countingSeconds`` while a feed has no picture yet.
+    private func feedList(now: Date) -> ServeAnswer {
+        var cards: [FeedListPage.Card] = []
+        var ends: [Date] = []
+        var modified = Date.distantPast
+        for feed in feeds.all {
+            let scope = FeedScope(feed: feed, prefix: "f/\(feed.name)/")
+            let moment = Moment(generation: feed.cache.current().current, now: now)
+            let picture = moment.entry?.image.map { scope.prefix + link($0, in: moment.generation, scope: scope) }
+            cards.append(
+                FeedListPage.Card(name: feed.name, entry: moment.entry, picture: picture, isStale: moment.isStale)
+            )
+            ends.append(moment.until ?? now.addingTimeInterval(CachePolicy.countingSeconds))
+            modified = max(modified, moment.modified)
+        }
+        let page = FeedListPage(cards: cards, timeZone: settings.timeZone)
+        var answer = ServeAnswer.bytes(Array(page.html.utf8), type: "text/html; charset=utf-8")
+        answer.caching = .until(ends.min() ?? now, staleSeconds: CachePolicy.hourlyStaleSeconds)
+        answer.headers[.contentSecurityPolicy] = PreviewPage.contentSecurityPolicy
+        answer.validate(modified: modified)
+        return answer
+    }
+
+    private func widget(_ moment: Moment, scope: FeedScope) -> ServeAnswer {
         let page = WidgetPage(
             entry: moment.entry,
             sources: moment.entry.map { pictureSources(of: $0, in: moment.generation) } ?? [],
@@ -252,7 +312,7 @@ struct ServeResponder: HTTPResponder {
             until: moment.entry == nil ? nil : moment.until,
             interval: moment.generation?.manifest.interval.seconds ?? 0,
             timeZone: settings.timeZone,
-            link: { link($0, in: moment.generation) }
+            link: { link($0, in: moment.generation, scope: scope) }
         )
         var answer = ServeAnswer.bytes(Array(page.html.utf8), type: "text/html; charset=utf-8")
         // The page names its end as an instant and reloads then, however long a cache kept it: kept until the entry
@@ -280,15 +340,15 @@ struct ServeResponder: HTTPResponder {
 
     // MARK: - The current entry
 
-    private func currentJSON(_ moment: Moment, request: Request) -> ServeAnswer {
+    private func currentJSON(_ moment: Moment, request: Request, scope: FeedScope) -> ServeAnswer {
         guard let entry = moment.entry, let until = moment.until else { return noEntry(moment) }
-        let base = base(request)
+        let base = "\(base(request))/\(scope.prefix)"
         // Paths stay relative to the cache directory, as in the manifest: the server's own paths are nobody's
         // business, and the URLs are what a remote client can use.
         let current = CurrentEntry(
             entry: entry,
-            imageURL: entry.image.map { "\(base)/\(link($0, in: moment.generation))" },
-            avatarURL: entry.author.avatar.map { "\(base)/\(link($0, in: moment.generation))" },
+            imageURL: entry.image.map { base + link($0, in: moment.generation, scope: scope) },
+            avatarURL: entry.author.avatar.map { base + link($0, in: moment.generation, scope: scope) },
             until: until,
             refreshRate: moment.secondsLeft,
             isStale: moment.isStale
@@ -304,9 +364,10 @@ struct ServeResponder: HTTPResponder {
         _ relative: String,
         version: Substring?,
         snapshot: ServedCache.Snapshot,
-        moment: Moment
+        moment: Moment,
+        feed: ServedFeed
     ) -> ServeAnswer {
-        guard let file = snapshot.file(relative) ?? renders.file(relative) else {
+        guard let file = snapshot.file(relative) ?? feed.renders.file(relative) else {
             return .error(.notFound, "no such file")
         }
         var answer = ServeAnswer.file(file)
@@ -315,7 +376,7 @@ struct ServeResponder: HTTPResponder {
     }
 
     /// `/current.jpg`: the current entry's image (or its placeholder), fresh until the entry ends.
-    func currentImage(_ moment: Moment, snapshot: ServedCache.Snapshot, profile: String?) -> ServeAnswer {
+    func currentImage(_ moment: Moment, snapshot: ServedCache.Snapshot) -> ServeAnswer {
         guard let entry = moment.entry else { return noEntry(moment) }
         guard let relative = entry.image, let file = snapshot.file(relative) else {
             return .error(.notFound, "the current entry's image cannot be served")
@@ -327,9 +388,14 @@ struct ServeResponder: HTTPResponder {
 
     /// `/current.jpg?profile=P`: the current entry's render for display profile P, the refresh's or one made on
     /// demand.
-    func currentRender(_ moment: Moment, snapshot: ServedCache.Snapshot, profile: String) async -> ServeAnswer {
+    func currentRender(
+        _ moment: Moment,
+        snapshot: ServedCache.Snapshot,
+        profile: String,
+        feed: ServedFeed
+    ) async -> ServeAnswer {
         guard let entry = moment.entry else { return noEntry(moment) }
-        switch await render(named: profile, of: entry, moment: moment, snapshot: snapshot) {
+        switch await render(named: profile, of: entry, moment: moment, snapshot: snapshot, feed: feed) {
         case .found(_, let file):
             var answer = ServeAnswer.file(file)
             answer.caching = moment.untilEntryEnds
@@ -361,22 +427,23 @@ struct ServeResponder: HTTPResponder {
         named name: String,
         of entry: Manifest.Entry,
         moment: Moment,
-        snapshot: ServedCache.Snapshot
+        snapshot: ServedCache.Snapshot,
+        feed: ServedFeed
     ) async -> RenderLookup {
-        if let allowed = settings.profiles, !allowed.contains(name) {
+        if let allowed = feed.profiles, !allowed.contains(name) {
             return .refused("profile \(Self.printable(name)) is not served here (--profile)")
         }
         if let path = entry.renders?[name], let file = snapshot.file(path) { return .found(path: path, file: file) }
         guard let profile = try? DisplayProfile(parsing: name), profile.name == name else {
             return .refused("unknown display profile \(Self.printable(name)): see docs/renders.md")
         }
-        guard renders.allows(profile) else {
+        guard feed.renders.allows(profile) else {
             return .refused(
                 "profile \(name) is larger than the server renders on demand: render it with kfeed refresh --profile"
             )
         }
         guard let generation = moment.generation,
-            let made = await renders.render(entry, profile: profile, in: generation)
+            let made = await feed.renders.render(entry, profile: profile, in: generation)
         else {
             return .unavailable("the \(name) render cannot be made now; try again shortly")
         }
@@ -397,37 +464,6 @@ struct ServeResponder: HTTPResponder {
         "the timeline is empty: \(manifest.emptyReason ?? "no usable post yet")"
     }
 
-    // MARK: - Health
-
-    private func health(_ moment: Moment) -> ServeAnswer {
-        let state = cache.refreshState()
-        let lastError = (cache.lastLoadError ?? state?.lastError?.message).map(cache.withoutPaths)
-        guard let manifest = moment.generation?.manifest else {
-            return .json(
-                Health(status: "no timeline", generatedAt: nil, reloadAfter: nil, lastError: lastError),
-                status: .serviceUnavailable
-            )
-        }
-        var health = Health(
-            status: "ok",
-            generatedAt: manifest.generatedAt,
-            reloadAfter: manifest.reloadAfter,
-            lastError: lastError
-        )
-        if moment.entry == nil {
-            health.status = "empty"
-            health.reason = Self.emptyTimeline(manifest)
-        } else if moment.isStale, let last = manifest.entries.last {
-            let end = last.date.addingTimeInterval(manifest.interval.seconds)
-            health.status = "stale"
-            health.reason =
-                "the timeline ran out at \(InstantFormat.string(from: end)): serving its last picture; "
-                + (lastError.map { "the last refresh failed: \($0)" }
-                    ?? "no refresh has made a new one (run kfeed refresh)")
-        }
-        return .json(health, status: health.status == "ok" ? .ok : .serviceUnavailable)
-    }
-
     /// Control characters and non-ASCII shown as `?`, so that a path cannot forge log lines.
     static func printable(_ text: String) -> String {
         String(
@@ -435,31 +471,5 @@ struct ServeResponder: HTTPResponder {
                 text.unicodeScalars.prefix(200).map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? $0 : "?" }
             )
         )
-    }
-}
-
-/// What `/healthz` answers.
-struct Health: Encodable {
-    var status: String
-    var generatedAt: Date?
-    var reloadAfter: Date?
-    var lastError: String?
-    /// Why the server is unhealthy though it answers (a stale or empty timeline); omitted when healthy.
-    var reason: String?
-
-    enum CodingKeys: String, CodingKey {
-        case status, reason
-        case generatedAt = "generated_at"
-        case reloadAfter = "reload_after"
-        case lastError = "last_error"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status, forKey: .status)
-        try container.encode(generatedAt, forKey: .generatedAt)
-        try container.encode(reloadAfter, forKey: .reloadAfter)
-        try container.encode(lastError, forKey: .lastError)
-        try container.encodeIfPresent(reason, forKey: .reason)
     }
 }

@@ -48,7 +48,7 @@ struct CachingProxyTests {
         return (directory, manifest)
     }
 
-    private static func get(
+    static func get(
         _ transport: CurlTransport,
         _ url: String,
         headers: [HTTPHeader] = []
@@ -57,7 +57,7 @@ struct CachingProxyTests {
     }
 
     /// The number in `Cache-Control`'s `name=N`, if any.
-    private static func directive(_ name: String, in response: KFeed.HTTPResponse) -> Int? {
+    static func directive(_ name: String, in response: KFeed.HTTPResponse) -> Int? {
         let directives = (response[header: "cache-control"] ?? "").split(separator: ",")
         return directives.lazy.compactMap { directive in
             let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=")
@@ -66,7 +66,7 @@ struct CachingProxyTests {
     }
 
     /// `Expires` minus `Date`: the seconds a client's cache may keep the answer (nil without `Expires`).
-    private static func secondsToExpiry(_ response: KFeed.HTTPResponse) -> Double? {
+    static func secondsToExpiry(_ response: KFeed.HTTPResponse) -> Double? {
         guard let expires = response[header: "expires"].flatMap(InstantFormat.date(fromHTTPDate:)),
             let date = response[header: "date"].flatMap(InstantFormat.date(fromHTTPDate:))
         else { return nil }
@@ -74,7 +74,7 @@ struct CachingProxyTests {
     }
 
     /// Requests `kfeed serve -v` logged (one line each).
-    private static func loggedRequests(_ server: RunningServer) -> Int {
+    static func loggedRequests(_ server: RunningServer) -> Int {
         server.stderr.matches(of: /(GET|HEAD) \/\S* \d{3} \d+ B/).count
     }
 
