@@ -69,7 +69,7 @@ extension CacheStore {
     /// The identity of `timeline.json` (one `lstat`, not following a symlink); nil when there is none or it cannot
     /// be read. Comparing it with a loaded generation's tells whether a newer one was committed.
     package func manifestIdentity() -> FileIdentity? {
-        NoFollowFile.identity(of: absolutePath(Self.manifestName))
+        NoFollowFile.identity(of: manifestPath)
     }
 
     /// Reads `timeline.json` and every file it names (``generationFiles(of:)``), none through a symlink at any step
@@ -79,7 +79,7 @@ extension CacheStore {
     /// - Returns: the generation; the files it names that could still not be read are in `unreadable`.
     /// - Throws: `KFeedError` `.io` when `timeline.json` cannot be read, `.apiResponse` when it is not a manifest.
     package func loadGeneration(limit: Int64) throws -> LoadedGeneration {
-        let manifestPath = absolutePath(Self.manifestName)
+        let manifestPath = self.manifestPath
         var attempt = 0
         while true {
             attempt += 1

@@ -26,6 +26,9 @@ public struct CacheStore: Sendable {
     /// The cache directory.
     public let directory: URL
     let files: CacheDirectory
+    /// `timeline.json`'s absolute path, made once: the server checks it on every request, and building a path
+    /// through `URL` costs more than the `lstat` itself.
+    let manifestPath: String
 
     /// The manifest's name.
     public static let manifestName = "timeline.json"
@@ -47,6 +50,7 @@ public struct CacheStore: Sendable {
     public init(directory: URL) {
         self.files = CacheDirectory(url: directory)
         self.directory = files.url
+        self.manifestPath = files.path(Self.manifestName)
     }
 
     // MARK: - Names
