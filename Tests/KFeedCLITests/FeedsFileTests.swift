@@ -160,6 +160,44 @@ struct FeedsFileTests {
         }
     }
 
+    /// Without `--config`: `KFEED_CONFIG`, else `$XDG_CONFIG_HOME/kfeed/kfeed.toml` when it exists; with neither, one
+    /// feed from flags as ever (and `--feed` says it needs a file).
+    @Test func theFileIsFoundFromTheEnvironmentAndItsDefaultPlace() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let home = directory.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("kfeed"),
+            withIntermediateDirectories: true
+        )
+        _ = try Self.write(Self.twoFeeds, in: home.appendingPathComponent("kfeed"))
+        let cache = directory.url.appendingPathComponent("cache")
+        try await LoopbackServer.withServer(try RecordedRoutes(scenario: "sample").handlerServingImages) { server in
+            let common = ["--cache", cache.path, "--api-base", server.baseURL.absoluteString, "--now", Self.now]
+            let found = try await KFeedProcess.run(
+                ["refresh"] + common,
+                environment: Self.environment.merging(["XDG_CONFIG_HOME": home.path]) { $1 }
+            )
+            #expect(found.status == 0, "\(found.stderr)")
+            #expect(
+                FileManager.default.fileExists(atPath: cache.appendingPathComponent("feeds/frame/timeline.json").path)
+            )
+            let named = try await KFeedProcess.run(
+                ["timeline", "--feed", "frame"] + common,
+                environment: Self.environment.merging([
+                    "KFEED_CONFIG": home.appendingPathComponent("kfeed/kfeed.toml").path
+                ]) { $1 }
+            )
+            #expect(named.stdout.split(separator: "\n").filter { $0.contains("@") }.count == 12)
+            let none = try await KFeedProcess.run(
+                ["timeline", "--feed", "frame"] + common,
+                environment: Self.environment
+            )
+            #expect(none.status == 78)
+            #expect(none.stderr.contains("--feed frame needs a feeds file"), "\(none.stderr)")
+        }
+    }
+
     @Test func statusReportsEachFeedAndTheBudgetWithoutARequest() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
