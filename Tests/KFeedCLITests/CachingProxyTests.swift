@@ -184,7 +184,9 @@ struct CachingProxyTests {
             }
             worstReused[reading.path] = max(worstReused[reading.path] ?? -.infinity, reused)
         }
-        let limits = ["/current.json": (35.0, 45.0), "/widget": (60.0, 60.0)]
+        // The bound is 60 s; /current.json's copies (30 s, 10 s stale) stay well inside it unless the machine
+        // is loaded enough to delay the clients themselves.
+        let limits = ["/current.json": (35.0, 60.0), "/widget": (60.0, 60.0)]
         for (path, overshoot) in worst {
             let (limit, reusedLimit) = limits[path] ?? (35, 35)
             #expect(overshoot <= limit, "\(path) told its client to come back \(overshoot) s after its entry's end")

@@ -388,16 +388,17 @@ struct ServeCommandTests {
             #expect(Self.expires(answer) == hour, "\(path)")
             #expect(answer[header: "etag"] != nil && answer[header: "vary"] == nil, "\(path)")
         }
-        // The answer that counts seconds to the hour (refresh_rate) is kept 30 s at most.
+        // The answer that counts seconds to the hour (refresh_rate) is kept 30 s at most. (The server's clock starts
+        // at 10:30Z and runs: on a loaded machine the requests above can take most of a minute.)
         let json = try await Self.get("\(base)/current.json")
         #expect(json[header: "cache-control"] == "public, stale-while-revalidate=10")
         let jsonExpires = try #require(Self.expires(json))
-        #expect(jsonExpires >= half.addingTimeInterval(30) && jsonExpires <= half.addingTimeInterval(40))
+        #expect(jsonExpires >= half.addingTimeInterval(30) && jsonExpires <= half.addingTimeInterval(90))
         // What does not change at the hour lasts one interval; a picture under its version a year.
         let timeline = try await Self.get("\(base)/timeline.json")
         #expect(timeline[header: "cache-control"] == "public, stale-while-revalidate=3600")
         let lasting = try #require(Self.expires(timeline))
-        #expect(lasting >= half.addingTimeInterval(3_600) && lasting <= half.addingTimeInterval(3_610))
+        #expect(lasting >= half.addingTimeInterval(3_600) && lasting <= half.addingTimeInterval(3_660))
         let current = try Self.json((try await Self.get("\(base)/current.json")).body)
         let imageURL = try #require(current["image_url"] as? String)
         let versioned = try await Self.get(imageURL)
@@ -712,7 +713,8 @@ struct ServeCommandTests {
         let next = try #require(manifest.entries[2].renders?["trmnl"])
         #expect((after["image_url"] as? String)?.hasPrefix("\(server.base)/\(next)?v=") == true)
         #expect(after["filename"] as? String != filename)
-        #expect((3_590...3_600).contains(after["refresh_rate"] as? Int ?? 0))
+        // The next hour's countdown (a minute of slack for a loaded machine; the entry before counted ≤ 10).
+        #expect((3_540...3_600).contains(after["refresh_rate"] as? Int ?? 0))
         let later = try Self.json((try await Self.get("\(server.base)/api/display", headers: headers)).body)
         #expect(later["filename"] as? String == after["filename"] as? String)
         #expect((await server.stop()).status == 0)
