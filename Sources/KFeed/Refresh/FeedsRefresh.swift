@@ -53,54 +53,61 @@ package struct FeedsRefresh: Sendable {
         } ?? Ledger()
     }
 
-    /// Refreshes every due feed (every feed with `force`).
+    /// Refreshes every due feed (every feed with `force`). When none is due, nothing is locked, read or written
+    /// beyond each feed's due-ness (the cron tick that has nothing to do).
     /// - Returns: each feed's result, in order.
     /// - Throws: `KFeedError` `.lockHeld` when another run is spending, `.cacheUnwritable` for the root.
     package func refresh(now: Date, force: Bool = false) async throws -> [(name: String, result: Result)] {
+        let dueness = feeds.map { force ? Refresher.Dueness(isDue: true) : $0.refresher.dueness(now: now) }
+        var waiting = dueness.filter(\.isDue).count
+        guard waiting > 0 else { return zip(feeds, dueness).map { ($0.name, .done(.notDue(until: $1.until))) } }
         let directory = CacheDirectory(url: root)
         try directory.prepare(subdirectories: [])
         let lock = try directory.lock(Ledger.lockName)
         defer { withExtendedLifetime(lock) {} }
         let book = Mutex(ledger())
         var results: [(name: String, result: Result)] = []
-        var due: [Feed] = []
-        for feed in feeds {
-            let dueness = feed.refresher.dueness(now: now)
-            if force || dueness.isDue {
-                due.append(feed)
-            } else {
-                results.append((feed.name, .done(.notDue(until: dueness.until))))
-            }
-        }
-        for (index, feed) in due.enumerated() {
-            if let pause = book.withLock({ $0.pausedUntil.map { ($0, $0 > now) } }), pause.1, !force {
-                let reason = book.withLock { $0.pauseReason } ?? "X asked to wait"
-                results.append((feed.name, .paused(until: pause.0, reason: reason)))
+        for (feed, due) in zip(feeds, dueness) {
+            guard due.isDue else {
+                results.append((feed.name, .done(.notDue(until: due.until))))
                 continue
             }
-            let left = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } : Int.max
-            let share = budget.isLimited ? left / (due.count - index) : Int.max
+            defer { waiting -= 1 }
+            let (pausedUntil, reason) = book.withLock { ($0.pausedUntil, $0.pauseReason) }
+            if let pausedUntil, pausedUntil > now, !force {
+                results.append((feed.name, .paused(until: pausedUntil, reason: reason ?? "X asked to wait")))
+                continue
+            }
+            let share = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } / waiting : Int.max
             let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { ids in
                 book.withLock { _ = $0.record(ids, by: feed.name, at: now) }
             }
-            do {
-                let outcome = try await feed.refresher.refresh(now: now, force: force, budget: postBudget)
-                results.append((feed.name, .done(outcome)))
-            } catch let error as KFeedError {
-                results.append((feed.name, .failed(error)))
-                if [.rateLimited, .usageCapped, .creditsDepleted].contains(error.code) {
-                    let until = error.retryNotBefore ?? now.addingTimeInterval(TimelineBuilder.minimumWait)
-                    book.withLock {
-                        $0.pausedUntil = until
-                        $0.pauseReason = error.message
-                    }
+            let result = try await Self.refresh(feed, within: postBudget, now: now, force: force)
+            if case .failed(let error) = result, [.rateLimited, .usageCapped, .creditsDepleted].contains(error.code) {
+                // X's limit holds for the account: every feed waits for its reset.
+                let until = error.retryNotBefore ?? now.addingTimeInterval(TimelineBuilder.minimumWait)
+                book.withLock {
+                    $0.pausedUntil = until
+                    $0.pauseReason = error.message
                 }
             }
+            results.append((feed.name, result))
             try write(book.withLock { $0 }, in: directory)
         }
-        try write(book.withLock { $0 }, in: directory)
-        return results.sorted { lhs, rhs in
-            (feeds.firstIndex { $0.name == lhs.name } ?? 0) < (feeds.firstIndex { $0.name == rhs.name } ?? 0)
+        return results
+    }
+
+    /// One due feed's refresh within `budget`: its outcome, or its error (the last good timeline stays).
+    private static func refresh(
+        _ feed: Feed,
+        within budget: Refresher.PostBudget,
+        now: Date,
+        force: Bool
+    ) async throws -> Result {
+        do {
+            return .done(try await feed.refresher.refresh(now: now, force: force, budget: budget))
+        } catch let error as KFeedError {
+            return .failed(error)
         }
     }
 

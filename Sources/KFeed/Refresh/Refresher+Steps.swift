@@ -76,7 +76,8 @@ extension Refresher {
 
     /// Search: X is asked only for posts it has not sent before, and for no more than the posts in hand leave
     /// wanting; a quiet topic (fewer new posts than entries) reads further back than any post read before.
-    /// Under a spend cap, both searches together read at most the budget's posts.
+    /// Under a spend cap, both searches together read at most the budget's posts (a search left less than a page
+    /// asks for none: `XClient.search`'s `postLimit`).
     func search(_ run: Run, with client: XClient) async throws -> Found {
         var client = client
         // Retries within a run only after a success: a failing API is asked again on the back-off schedule alone.
@@ -84,9 +85,6 @@ extension Refresher {
         let builder = run.builder
         let pool = run.pool
         let record = run.budget?.read ?? { _ in }
-        guard run.budget.map({ $0.posts >= RecentSearchRequest.minimumPageSize }) ?? true else {
-            return Found(items: pool, pages: run.earlier, isBudgetLimited: true)
-        }
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
         let newer = try await client.search(
@@ -98,7 +96,6 @@ extension Refresher {
             read: record
         ) { builder.postsStillWanted(after: $0.feedItems + pool) }
         var older: XClient.Outcome?
-        var left = run.budget.map { $0.posts - newer.postsRead }
         // Further back than the pages kept and the posts shown (a page is dropped only when all its posts were shown).
         let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
         let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
@@ -107,11 +104,11 @@ extension Refresher {
                 plan.query,
                 wanting: missing,
                 untilID: oldest,
-                postLimit: left,
+                postLimit: run.budget.map { $0.posts - newer.postsRead },
                 read: record
             ) { builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems) }
-            left = left.map { $0 - (older?.postsRead ?? 0) }
         }
+        let left = run.budget.map { $0.posts - newer.postsRead - (older?.postsRead ?? 0) }
         for error in newer.results.partialErrors + (older?.results.partialErrors ?? []) {
             logger.debug("partial error: \(Sanitized.excerpt(error.detail))")
         }

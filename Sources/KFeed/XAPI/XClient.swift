@@ -129,8 +129,8 @@ package struct XClient: Sendable {
     ) async throws -> Outcome {
         var outcome = Outcome(results: SearchResults())
         var request = Self.firstRequest(for: query, wanting: count, spare: spare, sinceID: sinceID, untilID: untilID)
-        var left = postLimit ?? Int.max
         while true {
+            let left = (postLimit ?? Int.max) - outcome.postsRead
             guard left >= RecentSearchRequest.minimumPageSize else { return outcome }
             request.maxResults = min(request.maxResults, left)
             let response = try await page(request)
@@ -139,7 +139,6 @@ package struct XClient: Sendable {
             let page = try SearchPage.decode(response.body)
             read(page.data.map(\.id))
             outcome.postsRead += page.data.count + page.undecodableElements
-            left -= page.data.count + page.undecodableElements
             outcome.pages.append((response.body, page))
             let missing = page.missingNeededFields
             guard missing.isEmpty else {
