@@ -131,36 +131,42 @@ struct GlobalOptions: ParsableArguments {
         if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
-    /// Reads the environment and `./.env`, resolves the settings, and assembles the library's pieces from them.
-    /// - Throws: `KFeedError` with code `.configuration` for an unreadable `.env`, invalid values or queries.
-    func feed() throws -> Feed {
-        try feed(environment: SettingsEnvironment.load())
+    /// What a command works on: the one feed of the flags and environment, or the feeds of a feeds file.
+    enum Target {
+        case one(Feed)
+        case feeds(Feeds)
+
+        /// The feed a single-feed command shows: the one, or the feeds file's `name` (the first when nil).
+        func feed(named name: String?) throws -> Feed {
+            switch self {
+            case .one(let feed): feed
+            case .feeds(let feeds): try feeds.feed(named: name)
+            }
+        }
     }
 
-    /// ``feed()`` with the environment already loaded.
-    func feed(environment: SettingsEnvironment) throws -> Feed {
-        if let feeds = try feeds(environment: environment) { return try feeds.feed(named: feedNames.first) }
-        return Feed(settings: try settings(environment: environment), environment: environment)
-    }
-
-    /// The feeds file's feeds, when there is a feeds file (`--config`, `KFEED_CONFIG`, or the default path).
-    /// - Throws: `KFeedError` `.configuration` for an unreadable or invalid file, or a `--feed` it does not define.
-    func feeds() throws -> Feeds? {
-        try feeds(environment: SettingsEnvironment.load())
-    }
-
-    /// ``feeds()`` with the environment already loaded.
-    func feeds(environment: SettingsEnvironment) throws -> Feeds? {
+    /// Reads the environment, `./.env` and the feeds file (`--config`, `KFEED_CONFIG`, or the default path) once,
+    /// and resolves what the command works on.
+    /// - Throws: `KFeedError` `.configuration` for an unreadable `.env` or feeds file, invalid values or queries, or a
+    ///   `--feed` the file does not define (or without a file).
+    func target() throws -> Target {
+        let environment = try SettingsEnvironment.load()
+        let settings = try settings(environment: environment)
         guard let url = FeedsFile.location(explicit: config, environment: environment) else {
             if let name = feedNames.first {
                 throw KFeedError(.configuration, "--feed \(name) needs a feeds file: --config PATH or KFEED_CONFIG")
             }
-            return nil
+            return .one(Feed(settings: settings, environment: environment))
         }
-        let base = try settings(environment: environment)
-        let file = try FeedsFile.load(url, now: base.now)
+        let file = try FeedsFile.load(url, now: settings.now)
         for name in feedNames { _ = try file.feed(named: name) }
-        return Feeds(file: file, base: base, environment: environment)
+        return .feeds(Feeds(file: file, base: settings, environment: environment))
+    }
+
+    /// The feed a single-feed command works on (`--feed`, else the first of a feeds file, else the flags' one).
+    /// - Throws: as ``target()``.
+    func feed() throws -> Feed {
+        try target().feed(named: feedNames.first)
     }
 
     /// Resolves flags, environment and `.env` into settings.

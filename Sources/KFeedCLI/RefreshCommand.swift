@@ -18,9 +18,11 @@ struct RefreshCommand: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
-        let environment = try SettingsEnvironment.load()
-        if let feeds = try options.feeds(environment: environment) { return try await refresh(feeds) }
-        let feed = try options.feed(environment: environment)
+        let feed: Feed
+        switch try options.target() {
+        case .feeds(let feeds): return try await refresh(feeds)
+        case .one(let one): feed = one
+        }
         let settings = feed.settings
         let outcome = try await feed.refresher().refresh(now: settings.now, force: force)
         guard settings.verbosity == .verbose else { return }

@@ -60,10 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
     var trmnlDevices: [String] = []
 
     func run() async throws {
-        if let feeds = try options.feeds() {
-            try await serve(feeds)
-        } else {
-            try await serve(try options.feed())
+        switch try options.target() {
+        case .feeds(let feeds): try await serve(feeds)
+        case .one(let feed): try await serve(feed)
         }
     }
 

@@ -22,10 +22,10 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let status: FeedsStatus
-        if let feeds = try options.feeds() {
+        switch try options.target() {
+        case .feeds(let feeds):
             status = FeedsStatus(of: try feeds.refresh(named: options.feedNames), at: feeds.base.now)
-        } else {
-            let feed = try options.feed()
+        case .one(let feed):
             let single = FeedsRefresh.Feed(name: "default", refresher: feed.refresher())
             let refresh = FeedsRefresh(
                 root: feed.cacheDirectory,

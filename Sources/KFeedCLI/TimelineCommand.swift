@@ -24,18 +24,19 @@ struct TimelineCommand: AsyncParsableCommand {
     var refresh = false
 
     func run() async throws {
-        let feed = try options.feed()
+        let target = try options.target()
+        let feed = try target.feed(named: options.feedNames.first)
         let settings = feed.settings
         var manifest = try feed.store.manifest()
         if manifest == nil || refresh || settings.replay != nil {
             if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
                 Console.info("no timeline in \(feed.cacheDirectory.path) yet; refreshing first")
             }
+            // Through the feeds' refresh with a feeds file, so that what it reads counts against the budget.
             let outcome =
-                if let feeds = try options.feeds() {
-                    try await feeds.refreshOne(named: options.feedNames.first, force: true)
-                } else {
-                    try await feed.refresher().refresh(now: settings.now, force: true)
+                switch target {
+                case .feeds(let feeds): try await feeds.refreshOne(named: options.feedNames.first, force: true)
+                case .one: try await feed.refresher().refresh(now: settings.now, force: true)
                 }
             if case .refreshed(let committed, _) = outcome {
                 manifest = committed
