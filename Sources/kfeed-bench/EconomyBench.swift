@@ -189,23 +189,15 @@ enum EconomyBench {
         let x = SimulatedX(start: start, postsPerDay: 400)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-economy-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
-        let feeds = try ["kpop", "pets", "frame"].map { name in
-            FeedsRefresh.Feed(
-                name: name,
-                refresher: Refresher.testing(
-                    in: root.appendingPathComponent("feeds/\(name)"),
-                    transport: x,
-                    plan: .init(
-                        query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
-                        builder: TimelineBuilder(entryCount: 24),
-                        size: .small
-                    ),
-                    maxTries: XClient.Configuration().maxTries
-                )
-            )
-        }
         let budget = Budget(postsPerDay: postsPerDay)
-        let refresh = FeedsRefresh(root: root, feeds: feeds, budget: budget)
+        let refresh = try FeedsRefresh.testing(
+            ["kpop", "pets", "frame"],
+            in: root,
+            transport: x,
+            budget: budget,
+            maxTries: XClient.Configuration().maxTries
+        )
+        let feeds = refresh.feeds
         var uncovered: [String: Int] = [:]
         var failures = 0
         var now = start

@@ -11,35 +11,12 @@ import Testing
 struct FeedsRefreshTests {
     private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
 
-    private static func feeds(
-        in root: URL,
-        x: SimulatedX,
-        names: [String] = ["kpop", "pets", "frame"]
-    ) throws -> [FeedsRefresh.Feed] {
-        try names.map { name in
-            FeedsRefresh.Feed(
-                name: name,
-                refresher: Refresher.testing(
-                    in: root.appendingPathComponent("feeds/\(name)"),
-                    transport: x,
-                    plan: .init(
-                        query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
-                        builder: TimelineBuilder(),
-                        size: .small
-                    )
-                )
-            )
-        }
-    }
+    private static let three = ["kpop", "pets", "frame"]
 
     @Test func aWeekOfThreeFeedsNeverGoesOverSixtyPostsADayAndNoScreenIsEverBlank() async throws {
         try await TemporaryDirectory.withAsync { root in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
-            let refresh = FeedsRefresh(
-                root: root,
-                feeds: try Self.feeds(in: root, x: x),
-                budget: Budget(postsPerDay: 60)
-            )
+            let refresh = try FeedsRefresh.testing(Self.three, in: root, transport: x, budget: Budget(postsPerDay: 60))
             var blank: [String] = []
             for quarter in 0..<(7 * 96) {
                 let now = Self.t0.addingTimeInterval(Double(quarter) * 900)
@@ -70,8 +47,8 @@ struct FeedsRefreshTests {
     @Test func aSpentBudgetMakesNoRequestAndTheTimelinesKeepTheirPictures() async throws {
         try await TemporaryDirectory.withAsync { root in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
-            let feeds = try Self.feeds(in: root, x: x, names: ["kpop", "pets"])
-            let first = FeedsRefresh(root: root, feeds: feeds, budget: Budget())
+            let first = try FeedsRefresh.testing(["kpop", "pets"], in: root, transport: x, budget: Budget())
+            let feeds = first.feeds
             _ = try await first.refresh(now: Self.t0)
             let requests = x.searchParameters.count
             // Today's cap is already spent: forced refreshes make none, yet each feed has a whole timeline.
@@ -105,11 +82,7 @@ struct FeedsRefreshTests {
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
             let reset = Self.t0.addingTimeInterval(600)
             x.rateLimitedUntil = reset
-            let refresh = FeedsRefresh(
-                root: root,
-                feeds: try Self.feeds(in: root, x: x),
-                budget: Budget()
-            )
+            let refresh = try FeedsRefresh.testing(Self.three, in: root, transport: x, budget: Budget())
             let results = try await refresh.refresh(now: Self.t0)
             guard case .failed(let error) = results[0].result else {
                 Issue.record("\(results[0].name) did not fail")
