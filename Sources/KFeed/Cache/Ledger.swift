@@ -126,15 +126,18 @@ package struct Budget: Sendable, Hashable {
 
     /// The month's projected cost at `now`: what was read so far this month, at its daily rate, over the whole month.
     package func projectedMonthCost(_ ledger: Ledger, at now: Date) -> Double {
-        let day = Ledger.utc.component(.day, from: now)
-        let days = Ledger.utc.range(of: .day, in: .month, for: now)?.count ?? 30
-        return Double(ledger.postsThisMonth(at: now)) / Double(max(1, day)) * Double(days) * usdPerPost
+        let (day, days) = Self.dayOfMonth(now)
+        return Double(ledger.postsThisMonth(at: now)) / Double(day) * Double(days) * usdPerPost
     }
 
     /// The days of `now`'s UTC month from its day to the last, both included.
     static func daysLeftInMonth(at now: Date) -> Int {
-        let day = Ledger.utc.component(.day, from: now)
-        let days = Ledger.utc.range(of: .day, in: .month, for: now)?.count ?? 30
+        let (day, days) = dayOfMonth(now)
         return max(1, days - day + 1)
+    }
+
+    /// `now`'s day of its UTC month (from 1), and how many days the month has.
+    private static func dayOfMonth(_ now: Date) -> (day: Int, days: Int) {
+        (max(1, Ledger.utc.component(.day, from: now)), Ledger.utc.range(of: .day, in: .month, for: now)?.count ?? 30)
     }
 }
