@@ -70,12 +70,13 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
         let budget = refresh.budget
         self.now = now
         feeds = refresh.feeds.map { feed in
-            let store = feed.refresher.store
-            let due = feed.refresher.dueness(now: now)
-            let state = store.state()
+            // Each file read once: the due-ness is decided from the same manifest and state.
+            let manifest = (try? feed.refresher.store.manifest()) ?? nil
+            let state = feed.refresher.store.state()
+            let due = feed.refresher.dueness(manifest: manifest, state: state, now: now)
             return Feed(
                 name: feed.name,
-                lastRefresh: (try? store.manifest())??.generatedAt,
+                lastRefresh: manifest?.generatedAt,
                 nextDue: due.isDue ? nil : due.until,
                 isDue: due.isDue,
                 postsToday: ledger.postsToday(at: now, feed: feed.name),
