@@ -41,7 +41,10 @@ struct ServedFeeds: Sendable {
     let all: [ServedFeed]
     /// Whether `/f/NAME/…` and the list at `/` are served (a feeds file).
     let servesFeedPaths: Bool
-    private let byName: [String: ServedFeed]
+    /// Each feed under its own prefix (`f/NAME/`), made once rather than per request.
+    private let byName: [String: FeedScope]
+    /// The default feed under the paths outside `/f/`.
+    private let defaultScope: FeedScope
     /// Device ID → the feed `/api/display` shows it, for devices of a feed other than the default.
     private let devices: [String: String]
 
@@ -60,7 +63,11 @@ struct ServedFeeds: Sendable {
             )
         }
         servesFeedPaths = named
-        byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        byName = Dictionary(
+            all.map { ($0.name, FeedScope(feed: $0, prefix: "f/\($0.name)/")) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        defaultScope = FeedScope(feed: all[0], prefix: "")
         let defaultName = settings.feeds[0].name
         devices = settings.trmnlDevices.filter { $0.value != defaultName }
     }
@@ -70,28 +77,23 @@ struct ServedFeeds: Sendable {
 
     /// What `path` (the URL's path, with its leading `/`) is for.
     func target(of path: String) -> Target {
-        guard servesFeedPaths else {
-            return .feed(FeedScope(feed: all[0], prefix: ""), ServeResponder.Route(path: path))
-        }
+        guard servesFeedPaths else { return .feed(defaultScope, ServeResponder.Route(path: path)) }
         if path == "/" { return .list }
-        guard path.hasPrefix("/f/") else {
-            return .feed(FeedScope(feed: all[0], prefix: ""), ServeResponder.Route(path: path))
-        }
+        guard path.hasPrefix("/f/") else { return .feed(defaultScope, ServeResponder.Route(path: path)) }
         let rest = path.dropFirst(3)
         guard let slash = rest.firstIndex(of: "/") else {
             let name = String(rest)
             return byName[name] == nil ? .unknownFeed(name) : .feedWithoutSlash(name)
         }
         let name = String(rest[..<slash])
-        guard let feed = byName[name] else { return .unknownFeed(name) }
-        return .feed(FeedScope(feed: feed, prefix: "f/\(name)/"), ServeResponder.Route(path: String(rest[slash...])))
+        guard let scope = byName[name] else { return .unknownFeed(name) }
+        return .feed(scope, ServeResponder.Route(path: String(rest[slash...])))
     }
 
     /// The feed whose picture `/api/display` (outside `/f/`) shows the device `id` (normalized), under its prefix;
     /// nil for the default feed's devices and unknown ones, which the paths outside `/f/` serve as ever.
     func scope(forDevice id: String) -> FeedScope? {
-        guard let name = devices[id], let feed = byName[name] else { return nil }
-        return FeedScope(feed: feed, prefix: "f/\(name)/")
+        devices[id].flatMap { byName[$0] }
     }
 
     /// The names this server serves, for an error.

@@ -914,6 +914,7 @@ struct ServeCommandTests {
         let chromium = try await ChromiumSession.start()
 
         // What the page shows, read every 0.2 s until the next entry's picture has loaded (or 20 s past the end).
+        // (Between two documents, while one loads, there is no root element yet: that reading shows nothing.)
         struct Shown: Decodable, Equatable {
             var hour: String?
             var until: String?
@@ -925,9 +926,9 @@ struct ServeCommandTests {
         let read = """
             (function () {
               var hour = document.querySelector('time.hour'), picture = document.querySelector('img.picture');
-              var navigation = performance.getEntriesByType('navigation')[0];
+              var navigation = performance.getEntriesByType('navigation')[0], root = document.documentElement;
               return JSON.stringify({ hour: hour && hour.getAttribute('datetime'),
-                until: document.documentElement.getAttribute('data-until'),
+                until: root && root.getAttribute('data-until'),
                 picture: picture && picture.complete && picture.naturalWidth > 0 ? picture.currentSrc : null,
                 navigation: navigation ? navigation.type : null });
             })()
