@@ -36,7 +36,9 @@ struct CurrentCommand: AsyncParsableCommand {
         }
     }
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var clock: ClockOption
 
     @Option(
         help: ArgumentHelp(
@@ -53,20 +55,21 @@ struct CurrentCommand: AsyncParsableCommand {
     var orLast = false
 
     func run() async throws {
-        let feed = try options.feed()
-        let settings = feed.settings
+        let feeds = try Invocation(selection: selection, cache: cache, clock: clock).feeds()
+        let now = feeds.now
+        let feed = try feeds.member(named: selection.names.first)
         let store = feed.store
         let manifest = try feed.committedManifest()
         var isStale = false
-        var index = manifest.currentEntryIndex(at: settings.now)
-        if index == nil, orLast, let last = manifest.lastEntryIndex(at: settings.now) {
+        var index = manifest.currentEntryIndex(at: now)
+        if index == nil, orLast, let last = manifest.lastEntryIndex(at: now) {
             index = last
             isStale = true
         }
         guard let index else {
             throw KFeedError(
                 .noEntry,
-                "no entry covers \(InstantFormat.string(from: settings.now)): the timeline runs "
+                "no entry covers \(InstantFormat.string(from: now)): the timeline runs "
                     + "\(manifest.entries.first.map { InstantFormat.string(from: $0.date) } ?? "-") to "
                     + "\(manifest.entries.last.map { InstantFormat.string(from: $0.date.addingTimeInterval(manifest.interval.seconds)) } ?? "-"); run kfeed refresh (or add --or-last)"
             )

@@ -44,9 +44,50 @@ package struct KFeedCommand: AsyncParsableCommand {
                 // Never echo a long stray argument: it may be a pasted token.
                 message = "unexpected argument (a token is never an argument: use X_BEARER_TOKEN, .env or --token-file)"
             }
-            Console.error("\(message) (see kfeed --help)")
+            var help = "kfeed --help"
+            if let option = unknownOption(in: message), let command = subcommand(named: arguments.first) {
+                message = wrongCommand(option, given: command)
+                help = "kfeed \(command.configuration.commandName ?? "") --help"
+            }
+            Console.error("\(message) (see \(help))")
             terminate(code == .validationFailure ? 64 : code.rawValue)
         }
+    }
+}
+
+extension KFeedCommand {
+    /// The option named in argument-parser's "Unknown option '--x'" message.
+    static func unknownOption(in message: String) -> String? {
+        guard message.hasPrefix("Unknown option '") else { return nil }
+        return message.dropFirst("Unknown option '".count).split(separator: "'").first.map(String.init)
+    }
+
+    /// The subcommand `name` names, if any.
+    static func subcommand(named name: String?) -> (any ParsableCommand.Type)? {
+        configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
+    /// Which commands take `option`: each is asked to parse it alone, and those that do not know it say "Unknown
+    /// option" (a missing value or a missing argument means the command knows it). No list of options is kept beside
+    /// the commands' own.
+    static func commands(taking option: String) -> [String] {
+        configuration.subcommands.compactMap { command in
+            do {
+                _ = try command.parseAsRoot([option])
+            } catch {
+                if command.message(for: error).hasPrefix("Unknown option") { return nil }
+            }
+            return command.configuration.commandName
+        }
+    }
+
+    /// The one line for an option that `command` does not take: which commands do.
+    static func wrongCommand(_ option: String, given command: any ParsableCommand.Type) -> String {
+        let name = command.configuration.commandName ?? "this command"
+        let takers = commands(taking: option).map { "kfeed \($0)" }
+        guard !takers.isEmpty else { return "unknown option '\(option)' for kfeed \(name)" }
+        let list = takers.count == 1 ? takers[0] : takers.dropLast().joined(separator: ", ") + " and " + takers.last!
+        return "kfeed \(name) does not take \(option); \(list) \(takers.count == 1 ? "takes" : "take") it"
     }
 }
 

@@ -13,11 +13,14 @@ struct PreviewCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var clock: ClockOption
 
     func run() async throws {
-        let feed = try options.feed()
-        let page = PreviewPage(manifest: try feed.committedManifest(), now: feed.settings.now, timeZone: .current)
+        let feeds = try Invocation(selection: selection, cache: cache, clock: clock).feeds()
+        let feed = try feeds.member(named: selection.names.first)
+        let page = PreviewPage(manifest: try feed.committedManifest(), now: feeds.now, timeZone: .current)
         print(try feed.store.writePreview(page).path)
     }
 }

@@ -9,11 +9,23 @@ struct QueryCommand: AsyncParsableCommand {
         abstract: "Print the recent-search URL kfeed would request (no token, no request)."
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var api: APIBaseOption
 
     func run() async throws {
-        let settings = try options.feed().settings
-        let request = XClient.firstRequest(for: settings.query, wanting: settings.builder.entryCount)
-        print(request.url(baseURL: settings.apiBase).absoluteString)
+        let feeds = try Invocation(selection: selection, apiBase: api, search: search).feeds()
+        let settings = try feeds.member(named: selection.names.first).settings
+        let sent = settings.search
+        let request = XClient.firstRequest(for: sent.query, wanting: settings.entries)
+        print(request.url(baseURL: feeds.apiBase).absoluteString)
+        // Where each denied account is kept out: by the query itself, or after the read when 512 characters are full.
+        let accounts = { (names: [String]) in names.map { "@\($0)" }.joined(separator: " ") }
+        if !sent.inQuery.isEmpty { Console.info("deny: \(accounts(sent.inQuery)) excluded in the query (-from:)") }
+        if !sent.filtered.isEmpty {
+            Console.info(
+                "deny: \(accounts(sent.filtered)) dropped after the read (the query would pass X's 512 characters)"
+            )
+        }
     }
 }

@@ -12,47 +12,54 @@ struct RefreshCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var timeline: TimelineOptions
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var clock: ClockOption
+    @OptionGroup var output: VerbosityOptions
 
     @Flag(help: "Refresh now, ignoring the reload date and any back-off.")
     var force = false
 
     func run() async throws {
-        let feed: Feed
-        switch try options.target() {
-        case .feeds(let feeds): return try await refresh(feeds)
-        case .one(let one): feed = one
-        }
-        let settings = feed.settings
-        let outcome = try await feed.refresher().refresh(now: settings.now, force: force)
-        guard settings.verbosity == .verbose else { return }
-        Self.report(outcome)
+        let feeds = try Invocation(
+            selection: selection,
+            cache: cache,
+            clock: clock,
+            verbosity: output.verbosity,
+            source: source,
+            search: search,
+            timeline: timeline
+        ).feeds()
+        try await refresh(feeds)
     }
 
-    /// Every due feed of the feeds file (or those `--feed` names) under its budget: one line per feed with `-v`, one
-    /// line when the budget is spent, and the worst feed's error (its exit code) when any failed.
+    /// Every due feed (or those `--feed` names) under the budget: one line per feed with `-v`, one line when the
+    /// budget is spent, and the worst feed's error (its exit code) when any failed.
     private func refresh(_ feeds: Feeds) async throws {
-        let now = feeds.base.now
-        let results = try await feeds.refresh(named: options.feedNames).refresh(now: now, force: force)
+        let now = feeds.now
+        let results = try await feeds.refresh(named: selection.names).refresh(now: now, force: force)
         var failures: [(name: String, error: KFeedError)] = []
         var spentUntil: Date?
         for (name, result) in results {
             switch result {
             case .done(let outcome):
                 if case .notDue = outcome {
-                } else if let until = try feeds.feed(named: name).store.state()?.budgetSpentUntil, until > now {
+                } else if let until = try feeds.member(named: name).store.state()?.budgetSpentUntil, until > now {
                     spentUntil = until
                 }
-                if feeds.base.verbosity == .verbose { Self.report(outcome, feed: name) }
+                if feeds.verbosity == .verbose { Self.report(outcome, feed: feeds.isFromFile ? name : nil) }
             case .paused(let until, let reason):
-                if feeds.base.verbosity == .verbose {
-                    Console.info("\(name): not asked until \(InstantFormat.string(from: until)) (\(reason))")
+                if feeds.verbosity == .verbose {
+                    Console.info(feeds.about(name, "not asked until \(InstantFormat.string(from: until)) (\(reason))"))
                 }
             case .failed(let error):
                 failures.append((name, error))
             }
         }
-        if let spentUntil, feeds.base.verbosity != .quiet {
+        if let spentUntil, feeds.verbosity != .quiet {
             Console.info(
                 "budget spent until \(InstantFormat.string(from: spentUntil)): feeds read what it allowed and keep their pictures"
             )
@@ -61,6 +68,7 @@ struct RefreshCommand: AsyncParsableCommand {
         for failure in failures where failure.name != worst.name {
             Console.error("feed \(failure.name): \(failure.error.message)")
         }
+        guard feeds.isFromFile else { throw worst.error }
         throw KFeedError(worst.error.code, "feed \(worst.name): \(worst.error.message)")
     }
 

@@ -22,7 +22,13 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var timeline: TimelineOptions
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var clock: ClockOption
+    @OptionGroup var output: VerbosityOptions
 
     @Option(
         help: ArgumentHelp(
@@ -60,98 +66,79 @@ struct ServeCommand: AsyncParsableCommand {
     var trmnlDevices: [String] = []
 
     func run() async throws {
-        switch try options.target() {
-        case .feeds(let feeds): try await serve(feeds)
-        case .one(let feed): try await serve(feed)
-        }
-    }
-
-    /// Without a feeds file: the one feed of the flags and environment, as ever.
-    private func serve(_ feed: Feed) async throws {
-        var feed = feed
-        // --profile (or KFEED_PROFILES): what --refresh renders, and the only renders ?profile= may ask for; none: any.
-        let served = feed.settings.profiles.isEmpty ? nil : Set(feed.settings.profiles.map(\.name))
-        // A TRMNL device shows the trmnl render: --refresh makes it for every entry (on demand it would be made at
-        // the first request of each hour).
-        if !trmnlDevices.isEmpty, !feed.settings.profiles.contains(where: { $0.name == DisplayProfile.trmnl.name }) {
-            feed.settings.profiles.append(.trmnl)
-        }
-        let profiles = served.map { $0.union(trmnlDevices.isEmpty ? [] : [DisplayProfile.trmnl.name]) }
-        let settings = feed.settings
-        let (address, key) = try addressAndKey(listen ?? .default, keyFile: keyFile)
-        try Self.checkToken(settings, environment: feed.environment, refreshing: refresh)
-        let clock = clock(settings, environment: feed.environment)
-        let verbose = settings.verbosity == .verbose
-        let configuration = ServeConfiguration(
-            feeds: [
-                .init(
-                    name: "default",
-                    cacheDirectory: feed.cacheDirectory,
-                    profiles: profiles,
-                    captions: settings.captions
-                )
-            ],
-            listen: address,
-            key: key,
-            trmnlDevices: Dictionary(trmnlDevices.map { ($0, "default") }, uniquingKeysWith: { first, _ in first }),
-            now: clock,
-            isVerbose: verbose,
-            log: Self.log(settings),
-            warn: Self.warn(settings),
-            refresh: refresh ? Self.refreshing(feed, clock: clock, verbose: verbose) : nil,
-            renderSources: Self.renderSources(replay: settings.replay)
+        let invocation = Invocation(
+            selection: selection,
+            cache: cache,
+            clock: clock,
+            verbosity: output.verbosity,
+            source: source,
+            search: search,
+            timeline: timeline
         )
-        try await Self.run(configuration, announcing: feed.cacheDirectory.path)
+        let feeds = try invocation.feeds()
+        try await serve(
+            feeds,
+            clock: Self.clock(startingAt: feeds.now, isFixed: invocation.isNowFixed(feeds.environment))
+        )
     }
 
-    /// With a feeds file: every feed (or those `--feed` names) under `/f/NAME/`, the first also at the paths outside
-    /// it; `[serve]` gives the address, the key file and the TRMNL devices' feeds (`--trmnl-device` adds devices of
-    /// the first); `--refresh` refreshes them all under the budget.
-    private func serve(_ feeds: Feeds) async throws {
+    /// Every feed (or those `--feed` names): with a feeds file each under `/f/NAME/` and the first also at the paths
+    /// outside it, `[serve]` giving the address, the key file and the TRMNL devices' feeds; without one, the feed of
+    /// the flags at the paths outside `/f/`. `--trmnl-device` adds devices of the first feed; `--refresh` refreshes
+    /// them all under the budget.
+    private func serve(_ feeds: Feeds, clock: @escaping @Sendable () -> Date) async throws {
+        let listed = feeds.members(named: selection.names)
         let file = feeds.file
-        let listed = try feeds.feeds(named: options.feedNames)
-        var devices: [String: String] = file.serve.devices.filter { device in
+        var devices: [String: String] = (file?.serve.devices ?? [:]).filter { device in
             listed.contains { $0.name == device.value }
         }
         for id in trmnlDevices { devices[id] = listed[0].name }
+        // A TRMNL device shows the trmnl render: --refresh makes it for every entry of the feeds devices show (on
+        // demand it would be made at the first request of each hour).
         let shown = Set(devices.values)
-        let keyPath =
-            keyFile
-            ?? file.serve.keyFile.map { path in
+        var keyPath = keyFile
+        if keyPath == nil, let file, let path = file.serve.keyFile {
+            keyPath =
                 path.hasPrefix("/") ? path : file.url.deletingLastPathComponent().appendingPathComponent(path).path
-            }
-        let (address, key) = try addressAndKey(listen ?? file.serve.listen ?? .default, keyFile: keyPath)
-        let settings = feeds.base
-        try Self.checkToken(settings, environment: feeds.environment, refreshing: refresh)
-        let clock = clock(settings, environment: feeds.environment)
-        let verbose = settings.verbosity == .verbose
+        }
+        let (address, key) = try addressAndKey(listen ?? file?.serve.listen ?? .default, keyFile: keyPath)
+        try Self.checkToken(feeds, refreshing: refresh)
+        let verbose = feeds.verbosity == .verbose
         let extra = refresh ? Dictionary(shown.map { ($0, [DisplayProfile.trmnl]) }, uniquingKeysWith: { $1 }) : [:]
-        let source = try feeds.refresh(named: options.feedNames, alsoRendering: extra)
+        let source = feeds.refresh(named: selection.names, alsoRendering: extra)
+        let served = listed.map { feed in
+            // The feed's profiles: what --refresh renders, and the only renders ?profile= may ask for; none: any.
+            let names = Set(feed.settings.profiles.map(\.name))
+            let trmnl: Set<String> = shown.contains(feed.name) ? [DisplayProfile.trmnl.name] : []
+            return ServeConfiguration.Feed(
+                name: feed.name,
+                cacheDirectory: feed.directory,
+                profiles: names.isEmpty ? nil : names.union(trmnl),
+                captions: feed.settings.captions
+            )
+        }
+        var status: (@Sendable (Date) -> FeedsStatus)?
+        if feeds.isFromFile { status = { @Sendable now in FeedsStatus(of: source, at: now) } }
         let configuration = ServeConfiguration(
-            feeds: listed.map { name, feed in
-                let names = Set(feed.settings.profiles.map(\.name))
-                return ServeConfiguration.Feed(
-                    name: name,
-                    cacheDirectory: feed.cacheDirectory,
-                    profiles: names.isEmpty
-                        ? nil : names.union(shown.contains(name) ? [DisplayProfile.trmnl.name] : []),
-                    captions: feed.settings.captions
-                )
-            },
-            servesFeedPaths: true,
+            feeds: served,
+            servesFeedPaths: feeds.isFromFile,
             listen: address,
             key: key,
             trmnlDevices: devices,
-            status: { FeedsStatus(of: source, at: $0) },
+            status: status,
             now: clock,
             isVerbose: verbose,
-            log: Self.log(settings),
-            warn: Self.warn(settings),
-            refresh: refresh ? Self.refreshing(source, clock: clock, verbose: verbose) : nil,
-            renderSources: Self.renderSources(replay: settings.replay)
+            log: Self.log(feeds),
+            warn: Self.warn(feeds),
+            refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
+            renderSources: Self.renderSources(replay: feeds.replay)
         )
         let names = listed.map(\.name).joined(separator: ", ")
-        try await Self.run(configuration, announcing: "\(listed.count) feeds (\(names)) from \(feeds.root.path)")
+        try await Self.run(
+            configuration,
+            announcing: feeds.isFromFile
+                ? "\(listed.count) feeds (\(names)) from \(feeds.root.path)" : listed[0].directory.path
+        )
     }
 
     /// Listens until SIGTERM or SIGINT, once the one start-up line is printed.
@@ -176,25 +163,20 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// A server that will refresh needs the token: say so now (exit 78, which systemd's RestartPreventExitStatus
     /// keeps from restarting) rather than fail every round.
-    private static func checkToken(_ settings: Settings, environment: SettingsEnvironment, refreshing: Bool) throws {
-        guard refreshing, settings.replay == nil else { return }
-        _ = try TokenSource.token(tokenFile: settings.tokenFile, environment: environment) { _ in }
-    }
-
-    /// The server's clock (`clock(startingAt:isFixed:)`) for `settings`.
-    private func clock(_ settings: Settings, environment: SettingsEnvironment) -> @Sendable () -> Date {
-        Self.clock(startingAt: settings.now, isFixed: options.now != nil || environment["KFEED_NOW"] != nil)
+    private static func checkToken(_ feeds: Feeds, refreshing: Bool) throws {
+        guard refreshing, feeds.replay == nil else { return }
+        _ = try TokenSource.token(tokenFile: feeds.tokenFile, environment: feeds.environment) { _ in }
     }
 
     /// Where per-request lines go: stderr with `-v`.
-    private static func log(_ settings: Settings) -> @Sendable (String) -> Void {
-        let verbose = settings.verbosity == .verbose
+    private static func log(_ feeds: Feeds) -> @Sendable (String) -> Void {
+        let verbose = feeds.verbosity == .verbose
         return { line in if verbose { Console.info(line) } }
     }
 
     /// Where warnings go: stderr unless `-q`.
-    private static func warn(_ settings: Settings) -> @Sendable (String) -> Void {
-        let quiet = settings.verbosity == .quiet
+    private static func warn(_ feeds: Feeds) -> @Sendable (String) -> Void {
+        let quiet = feeds.verbosity == .quiet
         return { line in if !quiet { Console.warning(line) } }
     }
 
@@ -235,55 +217,35 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--refresh`: the one place the server refreshes, through the same assembly as `kfeed refresh`
-    /// (`GlobalOptions.feed()` → `Feed.refresher()` → `refresh(now:force:)`): when due, under the same lock; the
-    /// token (checked once at start-up) and transport are made only then. A failure is logged and the last good
-    /// timeline keeps being served.
+    /// `--refresh`: every due feed through one ``FeedsRefresh`` (what `kfeed refresh` runs), under the budget and the
+    /// ledger's lock; the token (checked once at start-up) and transport are made only when one is due. Each feed's
+    /// failure is logged and its last good timeline kept being served.
     private static func refreshing(
-        _ feed: Feed,
-        clock: @escaping @Sendable () -> Date,
-        verbose: Bool
+        _ refresh: FeedsRefresh,
+        feeds: Feeds,
+        clock: @escaping @Sendable () -> Date
     ) -> @Sendable () async -> Void {
-        let refresher = feed.refresher()
+        let verbose = feeds.verbosity == .verbose
+        let named = feeds.isFromFile
+        let plural = named ? "timelines" : "timeline"
         return {
             do {
-                report(
-                    try await refresher.refresh(now: wholeSeconds(clock()), force: false),
-                    feed: nil,
-                    verbose: verbose
-                )
-            } catch let error as KFeedError {
-                Console.warning("refresh failed: \(error.message); serving the last timeline")
-            } catch {
-                Console.warning("refresh failed: \(error); serving the last timeline")
-            }
-        }
-    }
-
-    /// `--refresh` with a feeds file: every due feed through one ``FeedsRefresh`` (what `kfeed refresh` runs), under
-    /// the budget and the ledger's lock; each feed's failure is logged and its last good timeline kept.
-    private static func refreshing(
-        _ feeds: FeedsRefresh,
-        clock: @escaping @Sendable () -> Date,
-        verbose: Bool
-    ) -> @Sendable () async -> Void {
-        {
-            do {
-                for (name, result) in try await feeds.refresh(now: wholeSeconds(clock())) {
+                for (name, result) in try await refresh.refresh(now: wholeSeconds(clock())) {
+                    let prefix = named ? "\(name): " : ""
                     switch result {
-                    case .done(let outcome): report(outcome, feed: name, verbose: verbose)
+                    case .done(let outcome): report(outcome, feed: named ? name : nil, verbose: verbose)
                     case .failed(let error):
-                        Console.warning("\(name): refresh failed: \(error.message); serving the last timeline")
+                        Console.warning("\(prefix)refresh failed: \(error.message); serving the last timeline")
                     case .paused(let until, let reason):
                         if verbose {
-                            Console.info("\(name): not asked until \(InstantFormat.string(from: until)) (\(reason))")
+                            Console.info("\(prefix)not asked until \(InstantFormat.string(from: until)) (\(reason))")
                         }
                     }
                 }
             } catch let error as KFeedError {
-                Console.warning("refresh failed: \(error.message); serving the last timelines")
+                Console.warning("refresh failed: \(error.message); serving the last \(plural)")
             } catch {
-                Console.warning("refresh failed: \(error); serving the last timelines")
+                Console.warning("refresh failed: \(error); serving the last \(plural)")
             }
         }
     }

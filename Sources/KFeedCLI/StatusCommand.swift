@@ -15,25 +15,25 @@ struct StatusCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    // A feed is due when its settings changed: status compares them as refresh would.
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var timeline: TimelineOptions
+    @OptionGroup var clock: ClockOption
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func run() async throws {
-        let status: FeedsStatus
-        switch try options.target() {
-        case .feeds(let feeds):
-            status = FeedsStatus(of: try feeds.refresh(named: options.feedNames), at: feeds.base.now)
-        case .one(let feed):
-            let single = FeedsRefresh.Feed(name: "default", refresher: feed.refresher())
-            let refresh = FeedsRefresh(
-                root: feed.cacheDirectory,
-                feeds: [single],
-                budget: Budget()
-            )
-            status = FeedsStatus(of: refresh, at: feed.settings.now)
-        }
+        let feeds = try Invocation(
+            selection: selection,
+            cache: cache,
+            clock: clock,
+            search: search,
+            timeline: timeline
+        ).feeds()
+        let status = FeedsStatus(of: feeds.refresh(named: selection.names), at: feeds.now)
         if json {
             FileHandle.standardOutput.write(try status.jsonData() + Data("\n".utf8))
         } else {

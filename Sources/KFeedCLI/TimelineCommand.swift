@@ -15,7 +15,13 @@ struct TimelineCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var timeline: TimelineOptions
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var clock: ClockOption
+    @OptionGroup var output: VerbosityOptions
 
     @Flag(help: "Print the manifest (timeline.json) instead of the table.")
     var json = false
@@ -24,34 +30,36 @@ struct TimelineCommand: AsyncParsableCommand {
     var refresh = false
 
     func run() async throws {
-        let target = try options.target()
-        let feed = try target.feed(named: options.feedNames.first)
-        let settings = feed.settings
+        let feeds = try Invocation(
+            selection: selection,
+            cache: cache,
+            clock: clock,
+            verbosity: output.verbosity,
+            source: source,
+            search: search,
+            timeline: timeline
+        ).feeds()
+        let feed = try feeds.member(named: selection.names.first)
         var manifest = try feed.store.manifest()
-        if manifest == nil || refresh || settings.replay != nil {
-            if manifest == nil && settings.replay == nil && settings.verbosity != .quiet {
-                Console.info("no timeline in \(feed.cacheDirectory.path) yet; refreshing first")
+        if manifest == nil || refresh || feeds.replay != nil {
+            if manifest == nil && feeds.replay == nil && feeds.verbosity != .quiet {
+                Console.info("no timeline in \(feed.directory.path) yet; refreshing first")
             }
-            // Through the feeds' refresh with a feeds file, so that what it reads counts against the budget.
-            let outcome =
-                switch target {
-                case .feeds(let feeds): try await feeds.refreshOne(named: options.feedNames.first, force: true)
-                case .one: try await feed.refresher().refresh(now: settings.now, force: true)
-                }
-            if case .refreshed(let committed, _) = outcome {
+            // Through the feeds' refresh, so that what it reads counts against the budget.
+            if case .refreshed(let committed, _) = try await feeds.refreshOne(feed, force: true) {
                 manifest = committed
             } else {
                 manifest = try feed.store.manifest()  // no usable post: the last good timeline, or an empty one
             }
         }
         guard let manifest else {
-            throw KFeedError(.cacheUnwritable, "no timeline could be written to \(feed.cacheDirectory.path)")
+            throw KFeedError(.cacheUnwritable, "no timeline could be written to \(feed.directory.path)")
         }
         if json {
             FileHandle.standardOutput.write(try manifest.jsonData())
             print()
         } else {
-            for line in ScheduleText.systemLocal(now: settings.now).lines(for: manifest) { print(line) }
+            for line in ScheduleText.systemLocal(now: feeds.now).lines(for: manifest) { print(line) }
         }
     }
 }

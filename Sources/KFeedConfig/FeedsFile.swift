@@ -21,15 +21,10 @@ import TOMLKit
 /// Parsed by TOMLKit (toml++); every value is checked here, before any request, and every error names the file,
 /// the line and the key (`kfeed.toml:7: feeds.pets.entries: …`), exit 78.
 package struct FeedsFile: Sendable {
-    /// One `[feeds.NAME]` table.
+    /// One `[feeds.NAME]` table: its name and its settings (what the table does not say is the defaults').
     package struct Feed: Sendable {
         package var name: String
-        package var query: RecentSearchQuery
-        package var builder: TimelineBuilder
-        package var size: ImageSize
-        package var profiles: [DisplayProfile]
-        package var noRepeatDays: Int?
-        package var captions: Bool
+        package var settings: FeedSettings
     }
 
     /// `[serve]`.
@@ -53,7 +48,7 @@ package struct FeedsFile: Sendable {
     /// The keys a `[feeds.NAME]` table may have.
     package static let feedKeys = [
         "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
-        "video_previews", "captions",
+        "video_previews", "captions", "deny",
     ]
     /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
     package static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -75,8 +70,14 @@ package struct FeedsFile: Sendable {
     }
 
     /// Reads and checks the file.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - now: the instant relative policies (`after:6h`) count from.
+    ///   - defaults: each feed's settings before its table is read (the contract's, with the caller's zone and
+    ///     no-repeat default).
+    /// - Returns: the file's feeds, budget and `[serve]`.
     /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
-    package static func load(_ url: URL, now: Date) throws -> FeedsFile {
+    package static func load(_ url: URL, now: Date, defaults: FeedSettings = FeedSettings()) throws -> FeedsFile {
         guard let data = FileManager.default.contents(atPath: url.path), data.count <= maxBytes,
             let text = String(data: data, encoding: .utf8)
         else {
@@ -85,7 +86,7 @@ package struct FeedsFile: Sendable {
                 "cannot read the feeds file \(url.path) (UTF-8 text, at most 1 MiB): check the path (--config)"
             )
         }
-        return try parse(text, url: url, now: now)
+        return try parse(text, url: url, now: now, defaults: defaults)
     }
 
     /// The largest feeds file read, in bytes.
@@ -93,7 +94,12 @@ package struct FeedsFile: Sendable {
 
     /// Checks `text` as the feeds file at `url` (named in errors).
     /// - Throws: `KFeedError` `.configuration` naming the file, line and key.
-    package static func parse(_ text: String, url: URL, now: Date) throws -> FeedsFile {
+    package static func parse(
+        _ text: String,
+        url: URL,
+        now: Date,
+        defaults: FeedSettings = FeedSettings()
+    ) throws -> FeedsFile {
         if let line = headerWithoutName(in: text) {
             throw KFeedError(
                 .configuration,
@@ -121,7 +127,7 @@ package struct FeedsFile: Sendable {
         let names = feedsTable.keys.sorted {
             (reader.line(of: ["feeds", $0]) ?? 0, $0) < (reader.line(of: ["feeds", $1]) ?? 0, $1)
         }
-        let feeds = try names.map { name in try reader.feed(name, in: feedsTable, now: now) }
+        let feeds = try names.map { name in try reader.feed(name, in: feedsTable, now: now, defaults: defaults) }
         return FeedsFile(
             url: url,
             feeds: feeds,
@@ -261,58 +267,70 @@ extension FeedsFile {
 }
 
 extension FeedsFile.Reader {
-    /// `[feeds.NAME]`: what a feed's flags say for one feed.
-    func feed(_ name: String, in feeds: TOMLTable, now: Date) throws -> FeedsFile.Feed {
+    /// `[feeds.NAME]`: each key it has, written into `defaults`.
+    func feed(_ name: String, in feeds: TOMLTable, now: Date, defaults: FeedSettings) throws -> FeedsFile.Feed {
         let path = ["feeds", name]
         guard !name.isEmpty, name.count <= 40, name.allSatisfy(FeedsFile.nameCharacters.contains) else {
             throw error(at: path, "a feed's name is 1…40 of a-z, 0-9, - and _ (it names a directory and a URL path)")
         }
         guard let table = feeds[name]?.table else { throw error(at: path, "must be a table: [feeds.\(name)]") }
         try allow(FeedsFile.feedKeys, in: table, at: path)
-        let contexts = try strings(table["contexts"], at: path + ["contexts"])
-        let raw = try string(table["query"], at: path + ["query"])
-        let query: RecentSearchQuery
-        switch (contexts, raw) {
+        var settings = defaults
+        let key = { (name: String) in (value: table[name], path: path + [name]) }
+        settings.query = try query(contexts: key("contexts"), raw: key("query"), feed: path)
+        if let entries = try int(table["entries"], at: path + ["entries"], in: 1...100) { settings.entries = entries }
+        if let text = try string(table["interval"], at: path + ["interval"]) {
+            settings.interval = try parsed(at: path + ["interval"]) { try Interval(parsing: text) }
+        }
+        if let text = try string(table["policy"], at: path + ["policy"]) {
+            settings.policy = try parsed(at: path + ["policy"]) { try ReloadPolicy(parsing: text, now: now) }
+        }
+        if let text = try string(table["size"], at: path + ["size"]) {
+            settings.size = try parsed(at: path + ["size"]) { try ImageSize(parsing: text) }
+        }
+        if let texts = try strings(table["profiles"], at: path + ["profiles"]) {
+            settings.profiles = []
+            for text in texts {
+                let profile = try parsed(at: path + ["profiles"]) { try DisplayProfile(parsing: text) }
+                if !settings.profiles.contains(where: { $0.name == profile.name }) { settings.profiles.append(profile) }
+            }
+        }
+        if let days = try int(table["no_repeat_days"], at: path + ["no_repeat_days"], in: 0...365) {
+            settings.noRepeatDays = days
+        }
+        if let flag = try bool(table["allow_sensitive"], at: path + ["allow_sensitive"]) {
+            settings.allowsSensitive = flag
+        }
+        if let flag = try bool(table["video_previews"], at: path + ["video_previews"]) {
+            settings.usesVideoPreviews = flag
+        }
+        if let flag = try bool(table["captions"], at: path + ["captions"]) { settings.captions = flag }
+        if let accounts = try strings(table["deny"], at: path + ["deny"]) {
+            settings.deny = try accounts.map { text in
+                try parsed(at: path + ["deny"]) { try FeedSettings.deniedAccount(parsing: text) }
+            }
+        }
+        return FeedsFile.Feed(name: name, settings: settings)
+    }
+
+    /// `contexts` or `query`: exactly one of them.
+    private func query(
+        contexts: (value: (any TOMLValueConvertible)?, path: [String]),
+        raw: (value: (any TOMLValueConvertible)?, path: [String]),
+        feed path: [String]
+    ) throws -> RecentSearchQuery {
+        switch (try strings(contexts.value, at: contexts.path), try string(raw.value, at: raw.path)) {
         case (.some, .some):
-            throw error(at: path + ["query"], "contexts and query exclude each other: give one of them")
+            throw error(at: raw.path, "contexts and query exclude each other: give one of them")
         case (nil, nil):
             throw error(at: path, "no search: give contexts = [\"DOMAIN.ENTITY\"] or query = \"…\"")
-        case (let contexts?, nil):
-            query = try parsed(at: path + ["contexts"]) {
-                RecentSearchQuery(contexts: try contexts.map(ContextAnnotation.init(parsing:)))
+        case (let texts?, nil):
+            return try parsed(at: contexts.path) {
+                RecentSearchQuery(contexts: try texts.map(ContextAnnotation.init(parsing:)))
             }
-        case (nil, let raw?):
-            query = try parsed(at: path + ["query"]) { try RecentSearchQuery(raw: raw) }
+        case (nil, let text?):
+            return try parsed(at: raw.path) { try RecentSearchQuery(raw: text) }
         }
-        let interval = try string(table["interval"], at: path + ["interval"]).map { text in
-            try parsed(at: path + ["interval"]) { try Interval(parsing: text) }
-        }
-        let policy = try string(table["policy"], at: path + ["policy"]).map { text in
-            try parsed(at: path + ["policy"]) { try ReloadPolicy(parsing: text, now: now) }
-        }
-        let size = try string(table["size"], at: path + ["size"]).map { text in
-            try parsed(at: path + ["size"]) { try ImageSize(parsing: text) }
-        }
-        var profiles: [DisplayProfile] = []
-        for text in try strings(table["profiles"], at: path + ["profiles"]) ?? [] {
-            let profile = try parsed(at: path + ["profiles"]) { try DisplayProfile(parsing: text) }
-            if !profiles.contains(where: { $0.name == profile.name }) { profiles.append(profile) }
-        }
-        return FeedsFile.Feed(
-            name: name,
-            query: query,
-            builder: TimelineBuilder(
-                entryCount: try int(table["entries"], at: path + ["entries"], in: 1...100) ?? 24,
-                interval: interval ?? .hour,
-                policy: policy ?? .atEnd,
-                allowsSensitive: try bool(table["allow_sensitive"], at: path + ["allow_sensitive"]) ?? false,
-                usesVideoPreviews: try bool(table["video_previews"], at: path + ["video_previews"]) ?? false
-            ),
-            size: size ?? .small,
-            profiles: profiles,
-            noRepeatDays: try int(table["no_repeat_days"], at: path + ["no_repeat_days"], in: 0...365),
-            captions: try bool(table["captions"], at: path + ["captions"]) ?? true
-        )
     }
 
     /// `[budget]`: `posts_per_day`, `usd_per_month`, `usd_per_post`.

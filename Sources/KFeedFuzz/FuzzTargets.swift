@@ -233,7 +233,9 @@ public enum FuzzTargets {
         do {
             let file = try FeedsFile.parse(text, url: url, now: Date(timeIntervalSince1970: 1_795_338_000))
             for feed in file.feeds {
-                _ = feed.query.text.count + feed.builder.entryCount + feed.size.width + feed.profiles.count
+                _ =
+                    feed.settings.search.query.text.count + feed.settings.entries + feed.settings.size.width
+                    + feed.settings.profiles.count
                 _ = try file.feed(named: feed.name)
             }
             _ = file.budget.postsLeft(in: Ledger(), at: Date(timeIntervalSince1970: 1_795_338_000))

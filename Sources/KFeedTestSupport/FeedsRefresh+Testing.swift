@@ -18,7 +18,7 @@ extension FeedsRefresh {
                 refresher: Refresher.testing(
                     in: root.appendingPathComponent("feeds/\(name)"),
                     transport: transport,
-                    plan: .init(
+                    settings: .init(
                         query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
                         builder: TimelineBuilder(),
                         size: .small

@@ -7,7 +7,7 @@ extension Refresher {
     /// - Parameters:
     ///   - directory: the cache directory.
     ///   - transport: answers the search and the images (a stub, a replay or the simulated X).
-    ///   - plan: what to search and how to lay out the timeline.
+    ///   - settings: what to search, how to lay out the timeline and what to render.
     ///   - maxTries: tries per request.
     ///   - pageBudget: pages one search may read at most.
     ///   - deadline: the longest the whole refresh may take.
@@ -16,13 +16,13 @@ extension Refresher {
     package static func testing(
         in directory: URL,
         transport: any HTTPTransport,
-        plan: Plan,
+        settings: FeedSettings,
         maxTries: Int = 1,
         pageBudget: Int = 3,
         deadline: Duration = .seconds(300),
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Refresher {
-        Refresher(store: CacheStore(directory: directory), plan: plan, deadline: deadline, clock: clock) {
+        Refresher(store: CacheStore(directory: directory), settings: settings, deadline: deadline, clock: clock) {
             Refresher.Connection(
                 client: XClient(
                     configuration: .init(pageBudget: pageBudget, maxTries: maxTries),

@@ -112,7 +112,7 @@ enum EconomyBench {
         let refresher = Refresher.testing(
             in: directory,
             transport: x,
-            plan: .init(
+            settings: .init(
                 query: .default,
                 builder: TimelineBuilder(entryCount: 24),
                 size: .small,

@@ -46,11 +46,11 @@ struct FeedsFileTests {
         server: LoopbackServer,
         now: String = now
     ) async throws -> KFeedProcess.Result {
-        try await KFeedProcess.run(
-            arguments + [
-                "--config", config.path, "--cache", cache.path, "--api-base", server.baseURL.absoluteString, "--now",
-                now,
-            ],
+        // The API host for the commands that reach X; the others do not take it.
+        let api =
+            ["refresh", "timeline"].contains(arguments.first) ? ["--api-base", server.baseURL.absoluteString] : []
+        return try await KFeedProcess.run(
+            arguments + ["--config", config.path, "--cache", cache.path, "--now", now] + api,
             environment: environment
         )
     }

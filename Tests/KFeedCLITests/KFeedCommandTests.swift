@@ -65,4 +65,35 @@ struct KFeedCommandTests {
         #expect(result.status == 78)
         #expect(result.stderr.contains("KFEED_SIZE"))
     }
+
+    /// Each command takes only its own options: one that another command takes is a one-line usage error (64) that
+    /// names the commands taking it, before anything is read or asked.
+    @Test(arguments: [
+        (["query", "--profile", "trmnl"], "kfeed query does not take --profile; ", ["timeline", "refresh", "serve"]),
+        (["current", "--pages", "7"], "kfeed current does not take --pages; ", ["timeline", "refresh", "serve"]),
+        (["preview", "--entries", "12"], "kfeed preview does not take --entries; ", ["query", "refresh"]),
+        (["status", "--token-file", "/x"], "kfeed status does not take --token-file; ", ["refresh", "serve"]),
+        (["query", "--now", "2026-11-22T09:00:00Z"], "kfeed query does not take --now; ", ["current", "status"]),
+        (["current", "-v"], "kfeed current does not take -v; ", ["refresh", "timeline"]),
+    ])
+    func anOptionOfAnotherCommandIsAOneLineUsageErrorNamingThoseThatTakeIt(
+        arguments: [String],
+        message: String,
+        takers: [String]
+    ) async throws {
+        let result = try await KFeedProcess.run(arguments, environment: ["X_BEARER_TOKEN": "AAAAnever"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("kfeed: error: \(message)"), "\(result.stderr)")
+        for taker in takers { #expect(result.stderr.contains("kfeed \(taker)"), "\(taker): \(result.stderr)") }
+    }
+
+    @Test func anUnknownOptionStaysAnUnknownOption() async throws {
+        let result = try await KFeedProcess.run(["refresh", "--bogus"])
+        #expect(result.status == 64)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("unknown option '--bogus' for kfeed refresh"), "\(result.stderr)")
+    }
 }

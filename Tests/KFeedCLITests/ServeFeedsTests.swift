@@ -249,9 +249,11 @@ struct ServeFeedsTests {
         #expect(
             (json["reason"] as? String)?.hasPrefix("feed pets: the timeline ran out at 2026-11-21T15:00:00Z") == true
         )
-        // The figures `kfeed status --json` prints, per feed and for the budget.
+        // The figures `kfeed status --json` prints, per feed and for the budget (with the server's --replay: a feed is
+        // due when its settings differ from its timeline's, and a replay's feeds keep no history by default).
         let printed = try await KFeedProcess.run([
             "status", "--json", "--config", feeds.config.path, "--cache", feeds.cache.path, "--now", Self.serving,
+            "--replay", Fixture.replay("sample").path,
         ])
         let status = try Self.json(Data(printed.stdout.utf8))
         let served = try #require(json["feeds"] as? [[String: Any]])

@@ -208,7 +208,7 @@ struct PublicAPITests {
         defer { directory.remove() }
         let now = try #require(ISO8601DateFormatter().date(from: "2026-11-22T09:30:00Z"))
         let cache = CacheStore(directory: directory.url)
-        let refresher = Refresher(store: cache, plan: Refresher.Plan(query: .default, size: .small)) {
+        let refresher = Refresher(store: cache, settings: FeedSettings(query: .default, size: .small)) {
             try .replay(from: Fixture.replay("sample"))
         }
         guard case .refreshed(let manifest, let summary) = try await refresher.refresh(now: now) else {

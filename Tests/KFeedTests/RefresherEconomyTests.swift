@@ -16,7 +16,7 @@ struct RefresherEconomyTests {
         Refresher.testing(
             in: directory,
             transport: x,
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small),
+            settings: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small),
             maxTries: maxTries
         )
     }
@@ -90,7 +90,7 @@ struct RefresherEconomyTests {
             let refresher = Refresher.testing(
                 in: directory,
                 transport: transport,
-                plan: .init(query: .default, builder: TimelineBuilder(entryCount: 4), size: .small)
+                settings: .init(query: .default, builder: TimelineBuilder(entryCount: 4), size: .small)
             )
             guard case .noUsablePost = try await refresher.refresh(now: Self.t0) else {
                 Issue.record("expected no usable post")

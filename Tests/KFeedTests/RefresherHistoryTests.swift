@@ -31,7 +31,7 @@ struct RefresherHistoryTests {
         Refresher.testing(
             in: directory,
             transport: transport,
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
+            settings: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: .small)
         )
     }
 
@@ -123,7 +123,7 @@ struct RefresherHistoryTests {
         let refresher = Refresher.testing(
             in: directory.url,
             transport: transport,
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: 3), size: .small, noRepeatWindow: 0),
+            settings: .init(query: .default, builder: TimelineBuilder(entryCount: 3), size: .small, noRepeatWindow: 0),
             maxTries: 3
         )
         let manifest = try Self.refreshed(try await refresher.refresh(now: Self.t0))

@@ -48,7 +48,7 @@ struct RefresherPagingTests {
         let refresher = Refresher.testing(
             in: directory,
             transport: transport,
-            plan: .init(
+            settings: .init(
                 query: .default,
                 builder: TimelineBuilder(entryCount: entries),
                 size: .small,

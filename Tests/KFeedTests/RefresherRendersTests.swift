@@ -29,7 +29,7 @@ struct RefresherRendersTests {
         Refresher.testing(
             in: directory,
             transport: transport,
-            plan: .init(
+            settings: .init(
                 query: .default,
                 builder: TimelineBuilder(entryCount: 3),
                 size: .small,

@@ -43,7 +43,12 @@ struct RefresherTests {
             in: directory,
             transport: transport,
             // Every photo here is the same tiny JPEG: no history, or they would all be one picture.
-            plan: .init(query: .default, builder: TimelineBuilder(entryCount: entries), size: size, noRepeatWindow: 0)
+            settings: .init(
+                query: .default,
+                builder: TimelineBuilder(entryCount: entries),
+                size: size,
+                noRepeatWindow: 0
+            )
         )
     }
 
@@ -92,7 +97,12 @@ struct RefresherTests {
             let refresher = Refresher.testing(
                 in: directory,
                 transport: transport,
-                plan: .init(query: .default, builder: TimelineBuilder(entryCount: 1), size: .small, noRepeatWindow: 0),
+                settings: .init(
+                    query: .default,
+                    builder: TimelineBuilder(entryCount: 1),
+                    size: .small,
+                    noRepeatWindow: 0
+                ),
                 deadline: .milliseconds(500),
                 clock: clock
             )

@@ -117,7 +117,26 @@ struct TimelineBuilderTests {
                 \.reason
             )
         )
+        var denying = TimelineBuilder(entryCount: 3)
+        denying.deniedUsernames = ["a"]
+        seen.formUnion(
+            denying.selection(from: [Self.item(1, by: "a"), Self.item(2, by: "b")], isExhausted: true).skipped.map(
+                \.reason
+            )
+        )
         #expect(seen == Set(SkipReason.allCases))
+    }
+
+    @Test func deniedAccountsPostsAreNeverChosenWhateverTheCase() {
+        var builder = TimelineBuilder(entryCount: 3)
+        builder.deniedUsernames = ["spam_bot"]
+        let selection = builder.selection(
+            from: [Self.item(1, by: "Spam_Bot"), Self.item(2, by: "b"), Self.item(3, by: "spam_bot")],
+            isExhausted: true
+        )
+        #expect(selection.chosen.map(\.item.post.id) == ["2"])
+        #expect(Self.reasons(selection)["1"] == .denied)
+        #expect(Self.reasons(selection)["3"] == .denied)
     }
 
     // MARK: - Media choice

@@ -67,19 +67,23 @@ struct CacheDirectory: Sendable {
     /// however it ends, so a killed run never blocks the next.
     /// - Returns: the open descriptor; closing it releases the lock.
     /// - Throws: `KFeedError` `.lockHeld` when another process holds it.
+    /// How many times, 20 ms apart, a held lock is tried again.
+    static let lockAttempts = 100
+
     func lock(_ name: String) throws -> CacheLock {
         let lockPath = path(name)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard descriptor >= 0 else { throw unwritable(lockPath, errno) }
         fchmod(descriptor, Self.fileMode)  // explicit, whatever the umask (like every file kfeed creates)
-        // A lock this process has just released can linger for a few milliseconds while a child it forks still
-        // holds the inherited descriptor (until its exec): look again briefly before calling it held.
+        // A lock this process has just released can linger while a child it forks still holds the inherited
+        // descriptor (until its exec: milliseconds, or longer on a busy machine): look again for up to two seconds
+        // before calling it held.
         var attempts = 0
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && attempts < 5 {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && attempts < Self.lockAttempts {
             attempts += 1
             usleep(20_000)
         }
-        guard attempts < 5 || flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard attempts < Self.lockAttempts || flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK {

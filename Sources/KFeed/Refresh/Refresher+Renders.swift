@@ -20,18 +20,18 @@ extension Refresher {
     /// - Throws: `KFeedError` `.configuration` when a render library or every font is missing (naming the Debian
     ///   package), `.io` when a file cannot be written.
     func renderDisplays(of manifest: Manifest, with images: ImageFetcher) async throws -> (Manifest, Int) {
-        guard !plan.profiles.isEmpty, !manifest.entries.isEmpty else { return (manifest, 0) }
+        guard !settings.profiles.isEmpty, !manifest.entries.isEmpty else { return (manifest, 0) }
         var manifest = manifest
         var jobs: [RenderJob] = []
         for (index, entry) in manifest.entries.enumerated() {
-            let avatar = plan.captions ? entry.author.avatar.flatMap { self.store.data(at: $0) } : nil
-            for profile in plan.profiles {
+            let avatar = settings.captions ? entry.author.avatar.flatMap { self.store.data(at: $0) } : nil
+            for profile in settings.profiles {
                 guard
                     let render = EntryRender(
                         entry,
                         profile: profile,
-                        captions: plan.captions,
-                        timeZone: plan.timeZone,
+                        captions: settings.captions,
+                        timeZone: settings.timeZone,
                         avatar: avatar
                     )
                 else { continue }

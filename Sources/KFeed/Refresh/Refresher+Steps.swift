@@ -51,16 +51,16 @@ extension Refresher {
     func gather(now: Date) -> Run {
         let state = store.state() ?? RefreshState()
         let previous = (try? store.manifest()) ?? nil
-        let remembers = plan.noRepeatWindow > 0
+        let remembers = settings.noRepeatWindow > 0
         let history =
             remembers
-            ? (store.history() ?? History()).current(replacing: previous, at: now, window: plan.noRepeatWindow)
+            ? (store.history() ?? History()).current(replacing: previous, at: now, window: settings.noRepeatWindow)
             : History()
-        var builder = plan.builder
+        var builder = settings.builder
         builder.shownPostIDs = history.postIDs
         builder.shownMediaKeys = history.mediaKeys
         // Posts earlier searches read and did not show are still candidates while recent search would return them.
-        let earlier = remembers ? store.candidatePages(for: plan.query.text).map(ReadPage.init) : []
+        let earlier = remembers ? store.candidatePages(for: query.text).map(ReadPage.init) : []
         return Run(
             state: state,
             previous: previous,
@@ -69,7 +69,7 @@ extension Refresher {
             earlier: earlier,
             pool: Self.unique(earlier.flatMap { $0.items(at: now) }),
             lastShown: history.lastShown,
-            sinceID: remembers ? Self.sinceID(state, previous: previous, query: plan.query, now: now) : nil,
+            sinceID: remembers ? Self.sinceID(state, previous: previous, query: query, now: now) : nil,
             now: now
         )
     }
@@ -88,7 +88,7 @@ extension Refresher {
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
         let newer = try await client.search(
-            plan.query,
+            query,
             wanting: builder.entryCount,
             spare: spare,
             sinceID: run.sinceID,
@@ -101,7 +101,7 @@ extension Refresher {
         let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
         if missing > 0, run.sinceID != nil, let oldest = read.min(by: Self.isOlder) {
             older = try await client.search(
-                plan.query,
+                query,
                 wanting: missing,
                 untilID: oldest,
                 postLimit: run.budget.map { $0.posts - newer.postsRead },
@@ -127,9 +127,9 @@ extension Refresher {
     /// returned again, longest ago first and marked as repeats (`DESIGN.md` §7); one manifest, dated from now.
     func choose(from items: [FeedItem], in run: Run) -> Manifest {
         var candidates = run.builder
-        candidates.entryCount += plan.extraCandidates
+        candidates.entryCount += settings.extraCandidates
         let selection = candidates.selection(from: items, isExhausted: true)
-        for skip in selection.skipped where skip.reason != .timelineFull || plan.extraCandidates == 0 {
+        for skip in selection.skipped where skip.reason != .timelineFull || settings.extraCandidates == 0 {
             logger.debug("post \(skip.postID) not used: \(skip.reason)")
         }
         let repeats = repeatCandidates(
@@ -138,7 +138,7 @@ extension Refresher {
             lastShown: run.lastShown,
             wanting: candidates.entryCount - selection.chosen.count
         )
-        var planned = candidates.manifest(for: selection, query: plan.query, size: plan.size, now: run.now)
+        var planned = candidates.manifest(for: selection, query: query, size: settings.size, now: run.now)
         planned.entries += repeats.map { choice in
             var entry = Manifest.Entry(date: run.now, item: choice.item, media: choice.media)
             entry.isRepeat = true
@@ -153,6 +153,16 @@ extension Refresher {
         case nothingToShow(Manifest)
         /// A timeline to commit, what making it counted, and the identity of every picture looked at.
         case timeline(Manifest, Summary, identities: [String: PictureIdentity])
+
+        /// The timeline with the digests of the settings it was made with, so that a change of them makes it due.
+        func stamped(with settings: FeedSettings) -> Made {
+            guard case .timeline(var manifest, let summary, let identities) = self else { return self }
+            manifest.fingerprints = Manifest.Fingerprints(
+                timeline: settings.timelineFingerprint,
+                renders: settings.renderFingerprint
+            )
+            return .timeline(manifest, summary, identities: identities)
+        }
     }
 
     /// Choose, fetch, keep distinct pictures, fill with repeats and render: the timeline the search's posts make.
@@ -198,12 +208,12 @@ extension Refresher {
     /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
     /// manifest, atomically.
     func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
-        if plan.noRepeatWindow > 0 {
+        if settings.noRepeatWindow > 0 {
             run.history.record(manifest, identities: identities)
             try store.write(run.history)
             try store.writeCandidatePages(
                 Self.pagesWithCandidates(found.pages, history: run.history, now: run.now),
-                for: plan.query.text
+                for: query.text
             )
         }
         try store.commit(manifest)
@@ -236,7 +246,7 @@ extension Refresher {
         note(found, in: &run.state)
         run.state.recordFailure(error, now: run.now)
         // The posts read were billed and none is usable: the next search starts after them.
-        if plan.noRepeatWindow > 0, let newest = found.newestPostID { run.state.sinceID = newest }
+        if settings.noRepeatWindow > 0, let newest = found.newestPostID { run.state.sinceID = newest }
         if run.previous == nil { try store.commit(empty) }
         try store.write(run.state)
         let retry = run.state.retryAfter.map(InstantFormat.string) ?? "-"

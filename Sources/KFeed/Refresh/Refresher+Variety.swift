@@ -13,8 +13,8 @@ extension Refresher {
         lastShown: [String: Date],
         wanting count: Int
     ) -> [Selection.Choice] {
-        guard count > 0, plan.noRepeatWindow > 0 else { return [] }
-        var everything = plan.builder
+        guard count > 0, settings.noRepeatWindow > 0 else { return [] }
+        var everything = settings.builder
         everything.entryCount = items.count
         let chosen = Set(selection.chosen.map(\.item.post.id))
         let shown = everything.selection(from: items, isExhausted: true).chosen.compactMap { choice in
@@ -26,7 +26,7 @@ extension Refresher {
     /// The identity of each entry's picture (its thumbnail in the cache) by media key, when the no-repeat rule is on;
     /// decoded on a thread of its own, off Swift's cooperative pool.
     func identities(of filled: Manifest) async -> [String: PictureIdentity] {
-        guard plan.noRepeatWindow > 0 else { return [:] }
+        guard settings.noRepeatWindow > 0 else { return [:] }
         let store = self.store
         let pictures = filled.entries.filter { !$0.placeholder }.compactMap { entry in
             entry.image.map { (entry.media.key, $0) }
@@ -100,10 +100,10 @@ extension Refresher {
         now: Date
     ) -> Manifest {
         var entries = distinct.kept
-        if entries.count < builder.entryCount, plan.noRepeatWindow > 0 {
+        if entries.count < builder.entryCount, settings.noRepeatWindow > 0 {
             let earlier =
                 previous.map { previous in
-                    previous.query == plan.query.text && previous.size == plan.size
+                    previous.query == query.text && previous.size == settings.size
                         ? previous.entries.filter { !$0.placeholder && $0.date < now }.map { ($0, $0.date) } : []
                 } ?? []
             let candidates = (distinct.repeats + earlier).sorted { $0.1 < $1.1 }
@@ -129,6 +129,6 @@ extension Refresher {
                 )
             }
         }
-        return builder.manifest(scheduling: entries, query: plan.query, size: plan.size, now: now)
+        return builder.manifest(scheduling: entries, query: query, size: settings.size, now: now)
     }
 }

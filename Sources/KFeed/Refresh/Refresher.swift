@@ -1,6 +1,6 @@
 public import Foundation
 import KFeedBase
-public import KFeedImages
+import KFeedImages
 public import Logging
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
@@ -34,93 +34,6 @@ public struct Refresher: Sendable {
         public var removed = 0
         /// Display renders made (not reused).
         public var rendered = 0
-    }
-
-    /// What to search and how to lay out the timeline.
-    public struct Plan: Sendable {
-        /// The validated query.
-        public var query: RecentSearchQuery
-        /// Selection and schedule.
-        package var builder: TimelineBuilder
-        /// The widget image size.
-        public var size: ImageSize
-        /// How long a shown post, media key or picture stays unusable (`--no-repeat-days`); zero keeps no history.
-        public var noRepeatWindow: TimeInterval
-        /// The display renders made for every entry (`--profile`).
-        public var profiles: [DisplayProfile]
-        /// Whether renders carry the caption band (`--no-caption` turns it off).
-        public var captions: Bool
-        /// The zone the renders' hours are shown in.
-        public var timeZone: TimeZone
-
-        /// Creates a plan.
-        /// - Parameters:
-        ///   - query: what to search.
-        ///   - entries: how many entries the timeline has at most (1…100; `--entries`).
-        ///   - interval: the time between entries (`--interval`).
-        ///   - policy: when the timeline asks for the next one (`--policy`).
-        ///   - size: the widget image size (`--size`).
-        ///   - allowsSensitive: keep posts flagged `possibly_sensitive` (`--allow-sensitive`).
-        ///   - usesVideoPreviews: use the still preview of videos and GIFs (`--video-previews`).
-        ///   - noRepeatWindow: how long a shown post or picture stays unusable (`--no-repeat-days`); zero keeps no
-        ///     history.
-        ///   - profiles: the display renders made for every entry (`--profile`).
-        ///   - captions: whether renders carry the caption band.
-        ///   - timeZone: the zone the renders' hours are shown in.
-        public init(
-            query: RecentSearchQuery = .default,
-            entries: Int = 24,
-            interval: Interval = .hour,
-            policy: ReloadPolicy = .atEnd,
-            size: ImageSize = .small,
-            allowsSensitive: Bool = false,
-            usesVideoPreviews: Bool = false,
-            noRepeatWindow: TimeInterval = 7 * 86_400,
-            profiles: [DisplayProfile] = [],
-            captions: Bool = true,
-            timeZone: TimeZone = .gmt
-        ) {
-            self.init(
-                query: query,
-                builder: TimelineBuilder(
-                    entryCount: entries,
-                    interval: interval,
-                    policy: policy,
-                    allowsSensitive: allowsSensitive,
-                    usesVideoPreviews: usesVideoPreviews
-                ),
-                size: size,
-                noRepeatWindow: noRepeatWindow,
-                profiles: profiles,
-                captions: captions,
-                timeZone: timeZone
-            )
-        }
-
-        /// Creates a plan around a builder (its selection settings and schedule).
-        package init(
-            query: RecentSearchQuery,
-            builder: TimelineBuilder,
-            size: ImageSize,
-            noRepeatWindow: TimeInterval = 7 * 86_400,
-            profiles: [DisplayProfile] = [],
-            captions: Bool = true,
-            timeZone: TimeZone = .gmt
-        ) {
-            self.query = query
-            self.builder = builder
-            self.size = size
-            self.noRepeatWindow = noRepeatWindow
-            self.profiles = profiles
-            self.captions = captions
-            self.timeZone = timeZone
-        }
-
-        /// Candidates fetched beyond the entries when history is kept, so that a picture found to repeat one
-        /// already shown only after its download gives its slot to the next: a sixth of the entries, 1…4.
-        var extraCandidates: Int {
-            noRepeatWindow > 0 ? min(4, max(1, builder.entryCount / 6)) : 0
-        }
     }
 
     /// What a due refresh talks to (the search client and the image fetcher): made only when a refresh is due.
@@ -200,7 +113,10 @@ public struct Refresher: Sendable {
 
     /// The cache the refresher commits to.
     public let store: CacheStore
-    let plan: Plan
+    /// The feed's settings.
+    let settings: FeedSettings
+    /// The query sent (``FeedSettings/search``: the settings' query with the denied accounts that fit).
+    let query: RecentSearchQuery
     private let connect: @Sendable () throws -> Connection
     private let deadline: Duration
     /// Starts the deadline on the refresher's clock.
@@ -210,21 +126,22 @@ public struct Refresher: Sendable {
     /// Creates a refresher.
     /// - Parameters:
     ///   - store: the cache directory.
-    ///   - plan: query, builder and size.
+    ///   - settings: what to search, how to lay out the timeline and what to render.
     ///   - deadline: the longest a whole refresh may take before it gives up (the old timeline stays).
     ///   - clock: what the deadline is measured on (tests pass one they move by hand).
     ///   - logger: progress lines at debug level (what `-v` shows).
     ///   - connect: makes the client and the image fetcher (token, transport); called only when a refresh is due.
     public init(
         store: CacheStore,
-        plan: Plan,
+        settings: FeedSettings,
         deadline: Duration = .seconds(300),
         clock: some Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "kfeed"),
         connect: @escaping @Sendable () throws -> Connection
     ) {
         self.store = store
-        self.plan = plan
+        self.settings = settings
+        self.query = settings.search.query
         self.connect = connect
         self.deadline = deadline
         self.startDeadline = { Deadline.starting(on: clock, after: $0) }
@@ -241,14 +158,25 @@ public struct Refresher: Sendable {
     func dueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
         if let retry = state?.retryAfter, now < retry { return Dueness(isDue: false, until: retry) }
         guard let manifest else { return Dueness(isDue: true) }
-        if manifest.query != plan.query.text || manifest.size != plan.size { return Dueness(isDue: true) }
+        // A setting that shapes the timeline changed (a timeline written before they were recorded: its query or
+        // size did).
+        if let recorded = manifest.fingerprints {
+            if recorded.timeline != settings.timelineFingerprint { return Dueness(isDue: true) }
+        } else if manifest.query != query.text || manifest.size != settings.size {
+            return Dueness(isDue: true)
+        }
         // An empty timeline is retried as soon as the back-off allows.
         if manifest.entries.isEmpty { return Dueness(isDue: true) }
-        // A profile asked for that the timeline's entries lack (added to the cron line): render it now. (An entry
-        // whose media key is not valid can have no render file: it never makes the timeline due.)
-        let lacksRender = manifest.entries.contains { entry in
-            Media.isValidKey(entry.media.key) && plan.profiles.contains { entry.renders?[$0.name] == nil }
-        }
+        // A profile asked for that the timeline's entries lack (added to the cron line), or renders made with other
+        // settings (the caption band turned off): render them now. (An entry whose media key is not valid can have no
+        // render file: it never makes the timeline due.)
+        let rendersChanged =
+            !settings.profiles.isEmpty && manifest.fingerprints.map { $0.renders != settings.renderFingerprint } == true
+        let lacksRender =
+            rendersChanged
+            || manifest.entries.contains { entry in
+                Media.isValidKey(entry.media.key) && settings.profiles.contains { entry.renders?[$0.name] == nil }
+            }
         // `never`: only `--force` refreshes.
         guard manifest.wantsReload(at: now) else {
             return lacksRender
@@ -295,6 +223,7 @@ public struct Refresher: Sendable {
         do {
             found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
             made = try await makeTimeline(from: found, run: run, connection: connection, deadline: started)
+                .stamped(with: settings)
             if case .timeline(let manifest, _, let identities) = made {
                 try commit(manifest, run: &run, found: found, identities: identities)
             }
@@ -396,9 +325,12 @@ public struct Refresher: Sendable {
         deadline: Deadline
     ) async throws -> Outcome {
         var summary = Summary()
-        let manifest: Manifest
+        var manifest: Manifest
         (manifest, summary.rendered) = try await withDeadline(deadline) {
             try await renderDisplays(of: previous, with: images)
+        }
+        manifest.fingerprints = previous.fingerprints.map {
+            Manifest.Fingerprints(timeline: $0.timeline, renders: settings.renderFingerprint)
         }
         try store.commit(manifest)
         summary.placeholders = manifest.entries.filter(\.placeholder).count

@@ -25,6 +25,23 @@ public struct Manifest: Codable, Sendable, Hashable {
     public var entries: [Entry]
     /// Why the timeline is empty, when it is.
     public var emptyReason: String?
+    /// Digests of the feed settings the timeline was made with (`settings` in the file): a change of any of them
+    /// makes the feed due (`docs/timeline.md`). Nil in a timeline written before they were recorded.
+    package var fingerprints: Fingerprints?
+
+    /// The feed settings a timeline was made with, as digests (``FeedSettings/timelineFingerprint`` and
+    /// ``FeedSettings/renderFingerprint``).
+    package struct Fingerprints: Codable, Sendable, Hashable {
+        /// What shapes the posts and the schedule: a change makes a new timeline.
+        package var timeline: String
+        /// What the display renders show besides the picture: a change re-renders, with no search.
+        package var renders: String
+
+        package init(timeline: String, renders: String) {
+            self.timeline = timeline
+            self.renders = renders
+        }
+    }
 
     /// Creates a manifest.
     public init(
@@ -198,6 +215,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         case reloadAfter = "reload_after"
         case interval = "interval_seconds"
         case emptyReason = "empty_reason"
+        case fingerprints = "settings"
     }
 
     private struct SizeValue: Codable {
@@ -230,6 +248,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         interval = Interval(seconds: seconds)
         entries = try container.decode([Entry].self, forKey: .entries)
         emptyReason = try container.decodeIfPresent(String.self, forKey: .emptyReason)
+        fingerprints = try? container.decodeIfPresent(Fingerprints.self, forKey: .fingerprints)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -243,6 +262,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         try container.encode(Int(interval.seconds), forKey: .interval)
         try container.encode(entries, forKey: .entries)
         if let emptyReason { try container.encode(emptyReason, forKey: .emptyReason) }
+        try container.encodeIfPresent(fingerprints, forKey: .fingerprints)
     }
 
     /// The manifest as pretty-printed JSON with UTC instants.

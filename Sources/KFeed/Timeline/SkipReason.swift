@@ -10,6 +10,7 @@ package enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringC
     case missingAuthor = "author missing from includes"
     case timelineFull = "timeline already full"
     case shownRecently = "shown within the no-repeat window"
+    case denied = "account denied (deny)"
 
     package var description: String { rawValue }
 }

@@ -19,6 +19,8 @@ package struct TimelineBuilder: Sendable {
     package var shownPostIDs: Set<String> = []
     /// Media not to use again (shown within the no-repeat window); a post falls back to its next usable media.
     package var shownMediaKeys: Set<String> = []
+    /// Accounts never shown (lower-cased usernames without the `@`): their posts are dropped whatever the query.
+    package var deniedUsernames: Set<String> = []
 
     /// The shortest wait before a timeline is due again, and before a failed refresh is retried: no answer, however
     /// short or empty, makes the next cron run ask again (`DESIGN.md` §7).
@@ -115,6 +117,9 @@ package struct TimelineBuilder: Sendable {
 
     /// The first usable media in attachment order, or why there is none.
     private func usableMedia(of item: FeedItem) -> MediaChoice {
+        if let author = item.author, deniedUsernames.contains(author.username.lowercased()) {
+            return .unusable(.denied)
+        }
         if item.post.isPossiblySensitive && !allowsSensitive { return .unusable(.sensitive) }
         if item.post.mediaKeys.isEmpty { return .unusable(.noMedia) }
         if item.media.isEmpty { return .unusable(.mediaMissingFromIncludes) }

@@ -1,0 +1,239 @@
+public import Foundation
+import KFeedBase
+public import KFeedImages
+
+/// Everything that shapes one feed: what it searches, how its timeline is laid out, what is rendered for displays.
+///
+/// The one settings type of a feed. Each source of settings writes into it in turn — the defaults, a feeds file's
+/// `[feeds.NAME]` table, the environment and `.env` (for the feed of the flags), the command line — and every layer
+/// below reads it: the refresher, the server, the timeline's fingerprint (`docs/timeline.md`). A new per-feed option
+/// is a property here, the code that uses it, and its line in the feeds file's and the command line's readers.
+public struct FeedSettings: Sendable, Hashable {
+    /// What to search (the query as the user gave it; ``search`` adds the denied accounts).
+    public var query: RecentSearchQuery
+    /// How many entries the timeline has at most (1…100; `--entries`, `entries`).
+    public var entries: Int
+    /// The time between entries (`--interval`, `interval`).
+    public var interval: Interval
+    /// When the timeline asks for the next one (`--policy`, `policy`).
+    public var policy: ReloadPolicy
+    /// The widget image size (`--size`, `size`).
+    public var size: ImageSize
+    /// Keep posts flagged `possibly_sensitive` (`--allow-sensitive`, `allow_sensitive`).
+    public var allowsSensitive: Bool
+    /// Use the still preview of videos and GIFs (`--video-previews`, `video_previews`).
+    public var usesVideoPreviews: Bool
+    /// Days a shown post or picture is not shown again (0…365; `--no-repeat-days`, `no_repeat_days`); 0 keeps no
+    /// history.
+    public var noRepeatDays: Int
+    /// The display renders made for every entry (`--profile`, `profiles`).
+    public var profiles: [DisplayProfile]
+    /// Whether renders carry the caption band (`--no-caption`, `captions`).
+    public var captions: Bool
+    /// Accounts never shown, by username without the `@` (`--deny`, `deny`), lower-cased.
+    public var deny: [String]
+    /// The zone the renders' hours are shown in.
+    public var timeZone: TimeZone
+
+    /// Creates settings; the defaults are the contract's.
+    /// - Parameters:
+    ///   - query: what to search.
+    ///   - entries: how many entries the timeline has at most (1…100).
+    ///   - interval: the time between entries.
+    ///   - policy: when the timeline asks for the next one.
+    ///   - size: the widget image size.
+    ///   - allowsSensitive: keep posts flagged `possibly_sensitive`.
+    ///   - usesVideoPreviews: use the still preview of videos and GIFs.
+    ///   - noRepeatDays: days a shown post or picture is not shown again; zero keeps no history.
+    ///   - profiles: the display renders made for every entry.
+    ///   - captions: whether renders carry the caption band.
+    ///   - deny: accounts never shown (usernames, with or without `@`).
+    ///   - timeZone: the zone the renders' hours are shown in.
+    public init(
+        query: RecentSearchQuery = .default,
+        entries: Int = 24,
+        interval: Interval = .hour,
+        policy: ReloadPolicy = .atEnd,
+        size: ImageSize = .small,
+        allowsSensitive: Bool = false,
+        usesVideoPreviews: Bool = false,
+        noRepeatDays: Int = 7,
+        profiles: [DisplayProfile] = [],
+        captions: Bool = true,
+        deny: [String] = [],
+        timeZone: TimeZone = .gmt
+    ) {
+        self.query = query
+        self.entries = entries
+        self.interval = interval
+        self.policy = policy
+        self.size = size
+        self.allowsSensitive = allowsSensitive
+        self.usesVideoPreviews = usesVideoPreviews
+        self.noRepeatDays = noRepeatDays
+        self.profiles = profiles
+        self.captions = captions
+        self.deny = deny.map(Self.username)
+        self.timeZone = timeZone
+    }
+
+    /// Settings around a builder's selection and schedule (the tests' shape).
+    package init(
+        query: RecentSearchQuery,
+        builder: TimelineBuilder,
+        size: ImageSize,
+        noRepeatWindow: TimeInterval = 7 * 86_400,
+        profiles: [DisplayProfile] = [],
+        captions: Bool = true,
+        timeZone: TimeZone = .gmt
+    ) {
+        self.init(
+            query: query,
+            entries: builder.entryCount,
+            interval: builder.interval,
+            policy: builder.policy,
+            size: size,
+            allowsSensitive: builder.allowsSensitive,
+            usesVideoPreviews: builder.usesVideoPreviews,
+            noRepeatDays: Int((noRepeatWindow / 86_400).rounded(.up)),
+            profiles: profiles,
+            captions: captions,
+            timeZone: timeZone
+        )
+    }
+
+    // MARK: - What the layers below read
+
+    /// Selection and schedule.
+    package var builder: TimelineBuilder {
+        var builder = TimelineBuilder(
+            entryCount: entries,
+            interval: interval,
+            policy: policy,
+            allowsSensitive: allowsSensitive,
+            usesVideoPreviews: usesVideoPreviews
+        )
+        builder.deniedUsernames = Set(deny)
+        return builder
+    }
+
+    /// How long a shown post, media key or picture stays unusable.
+    package var noRepeatWindow: TimeInterval { Double(noRepeatDays) * 86_400 }
+
+    /// Candidates fetched beyond the entries when history is kept, so that a picture found to repeat one already
+    /// shown only after its download gives its slot to the next: a sixth of the entries, 1…4.
+    package var extraCandidates: Int {
+        noRepeatDays > 0 ? min(4, max(1, entries / 6)) : 0
+    }
+
+    /// The query sent: ``query`` with `-from:USER` for each denied account while the whole stays within X's 512
+    /// characters (a query with an `OR` at its top level is put in parentheses first, so that the exclusions apply to
+    /// all of it). The accounts
+    /// that do not fit are in ``Search/filtered``: their posts are dropped after the read, as every denied account's
+    /// are.
+    public var search: Search {
+        guard !deny.isEmpty else { return Search(query: query, inQuery: [], filtered: []) }
+        var text = Self.hasTopLevelOR(query.text) ? "(\(query.text))" : query.text
+        var inQuery: [String] = []
+        var filtered: [String] = []
+        for name in deny {
+            let exclusion = " -from:\(name)"
+            if text.unicodeScalars.count + exclusion.unicodeScalars.count <= RecentSearchQuery.maxLength {
+                text += exclusion
+                inQuery.append(name)
+            } else {
+                filtered.append(name)
+            }
+        }
+        guard !inQuery.isEmpty, let folded = try? RecentSearchQuery(raw: text) else {
+            return Search(query: query, inQuery: [], filtered: deny)
+        }
+        return Search(query: folded, inQuery: inQuery, filtered: filtered)
+    }
+
+    /// The query as sent, and where each denied account is kept out.
+    public struct Search: Sendable, Hashable {
+        /// The query sent to X.
+        public var query: RecentSearchQuery
+        /// Denied accounts excluded by the query itself (`-from:USER`).
+        public var inQuery: [String]
+        /// Denied accounts that did not fit in 512 characters: their posts are dropped after the read.
+        public var filtered: [String]
+    }
+
+    // MARK: - Fingerprints
+
+    /// A digest of every setting that shapes the timeline's posts and schedule: query (with the denied accounts),
+    /// entries, interval, the policy's kind, size, sensitive posts, video previews and the no-repeat window. A
+    /// timeline records it; a change makes the feed due at the next run. The policy counts by kind only
+    /// (`after:6h` resolves to a new instant at every run).
+    package var timelineFingerprint: String {
+        Self.digest([
+            "query=\(search.query.text)", "entries=\(entries)", "interval=\(Int(interval.seconds))",
+            "policy=\(policy.name)", "size=\(size.width)x\(size.height)", "sensitive=\(allowsSensitive)",
+            "video=\(usesVideoPreviews)", "norepeat=\(noRepeatDays)", "deny=\(deny.sorted().joined(separator: ","))",
+        ])
+    }
+
+    /// A digest of what the display renders show besides each entry: the caption band. A change re-renders the
+    /// timeline's entries with no search (as a profile added does).
+    package var renderFingerprint: String {
+        Self.digest(["captions=\(captions)"])
+    }
+
+    /// Sixteen hex digits of FNV-1a (64-bit) over the lines: stable across runs and machines (`Hasher` is not).
+    private static func digest(_ lines: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in lines.joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Whether `text` has an `OR` outside parentheses and quotes (X binds AND tighter than OR, so an exclusion
+    /// appended to it would apply to its last alternative only).
+    static func hasTopLevelOR(_ text: String) -> Bool {
+        var depth = 0
+        var inQuotes = false
+        var word = ""
+        for character in text + " " {
+            if character == "\"" { inQuotes.toggle() }
+            if inQuotes { continue }
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case _ where character.isWhitespace:
+                if word == "OR" && depth == 0 { return true }
+                word = ""
+                continue
+            default: break
+            }
+            word.append(character)
+        }
+        return false
+    }
+
+    // MARK: - Accounts
+
+    /// `@Name` or `Name` → `name`.
+    static func username(_ text: String) -> String {
+        (text.hasPrefix("@") ? String(text.dropFirst()) : text).lowercased()
+    }
+
+    /// Checks an account name as X's usernames are: 1…15 of letters, digits and `_`, with or without `@`.
+    /// - Returns: the username, lower-cased, without the `@`.
+    /// - Throws: `KFeedError` `.configuration` naming the account.
+    public static func deniedAccount(parsing text: String) throws(KFeedError) -> String {
+        let name = username(text.trimmingCharacters(in: .whitespaces))
+        guard (1...15).contains(name.count),
+            name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else {
+            throw KFeedError(
+                .configuration,
+                "'\(text)' is not an X account: give @username (1 to 15 letters, digits or _)"
+            )
+        }
+        return name
+    }
+}
