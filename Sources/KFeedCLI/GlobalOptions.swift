@@ -5,7 +5,7 @@ import KFeedBase
 import KFeedConfig
 import KFeedImages
 
-/// The options every command shares (`DESIGN.md` §1). Flags win over the environment, which wins over `.env`.
+/// The options every command shares (`docs/commands.md`). Flags win over the environment, which wins over `.env`.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("cache"), help: ArgumentHelp("The cache directory.", valueName: "dir"))
     var cacheDirectory: String?
