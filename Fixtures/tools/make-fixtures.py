@@ -2,7 +2,7 @@
 """Writes kfeed's recorded-shape fixtures (Fixtures/*.json and Fixtures/replay/*/routes.json).
 
 Every post, user and image here is invented: no real person's posts. The JSON has the exact shape of
-X API v2 recent-search responses (see ../../shared/x-api-v2.md). Run from anywhere; output is deterministic.
+X API v2 recent-search responses (`GET /2/tweets/search/recent`). Run from anywhere; output is deterministic.
 """
 import json
 import os

@@ -6,7 +6,7 @@ import KFeedConfig
 import KFeedImages
 import KFeedServe
 
-/// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).
+/// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`docs/serve.md`).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

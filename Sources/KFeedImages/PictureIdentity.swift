@@ -1,6 +1,6 @@
 package import Foundation
 
-/// What decides whether two pictures are the same photo (`DESIGN.md` §7): a ``PerceptualHash`` within
+/// What decides whether two pictures are the same photo (`docs/timeline.md`): a ``PerceptualHash`` within
 /// ``candidateHashDistance`` makes a candidate (a cheap test on 64 bits), and a ``ColourSignature`` within its
 /// threshold confirms it. The hash alone sees only the grey layout, so it calls a whole teaser series one picture.
 package struct PictureIdentity: Sendable, Hashable {

@@ -35,7 +35,7 @@ enum CachePolicy: Sendable, Equatable {
     ///
     /// A countdown cannot be kept longer behind a cache that sends no `Age` (nginx's `proxy_cache`): a copy stored at
     /// `s` with `R(s)` seconds to the end and kept until `s + m` tells a client that reads it at `s + m` to come back at
-    /// `s + m + R(s)`, `m` past the end. So the 60 s that DESIGN §5 allows bound `m` whatever the clients do, and at
+    /// `s + m + R(s)`, `m` past the end. So the 60 s `docs/serve.md` allows bound `m` whatever the clients do, and at
     /// 30 s (40 s with a client's own `stale-while-revalidate`) such a path reaches kfeed at most once per 30 s,
     /// however many clients read it: a few hundred bytes each time. `refresh_rate` stays a countdown (TRMNL-style
     /// clients read it); a client that wants one request per entry reads `until`, an instant, instead. `/widget`

@@ -8,7 +8,7 @@ import NIOCore
 import ServiceLifecycle
 import UnixSignals
 
-/// `kfeed serve`: the cache over HTTP for widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).
+/// `kfeed serve`: the cache over HTTP for widgets, Home Assistant, TRMNL panels and browsers (`docs/serve.md`).
 package enum KFeedServer {
     /// Listens, answers until SIGTERM or SIGINT, then stops accepting, finishes in-flight answers (at most
     /// `shutdownTimeout`) and returns.

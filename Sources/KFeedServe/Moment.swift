@@ -5,7 +5,7 @@ import KFeed
 ///
 /// When no entry covers `now` (the timeline ran out: X out of credits, an outage, a laptop asleep), the moment is
 /// *stale*: it shows the last entry whose hour has passed, and lasts ``staleSeconds`` at most, so that clients come
-/// back soon for the new timeline (`DESIGN.md` §5: a display always gets a picture).
+/// back soon for the new timeline (`docs/serve.md`: stale, never blank).
 struct Moment {
     /// The longest a stale answer tells a client to wait before asking again, in seconds.
     static let staleSeconds = 900.0

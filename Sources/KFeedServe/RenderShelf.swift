@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 
 /// The display renders `kfeed serve` makes itself, for a profile a client asks for (`/api/display`,
-/// `/current.jpg?profile=P`) that the refresh did not render (`DESIGN.md` §5: a display always gets a picture).
+/// `/current.jpg?profile=P`) that the refresh did not render (`docs/serve.md`, "Renders on demand").
 ///
 /// A render is made once per generation, entry and profile, named as the refresh would name it
 /// (``EntryRender``), and kept in memory with the generation: it is served under its path like the files the

@@ -1,7 +1,7 @@
 package import Foundation
 package import KFeed
 
-/// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
+/// What `kfeed serve` serves, where, and to whom (`docs/serve.md`).
 package struct ServeConfiguration: Sendable {
     /// One feed served: a cache directory, and the renders clients may ask of it.
     package struct Feed: Sendable {

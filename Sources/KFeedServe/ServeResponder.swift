@@ -4,7 +4,7 @@ import Hummingbird
 import KFeed
 import KFeedImages
 
-/// Answers every request of `kfeed serve` (`DESIGN.md` §5) from the generations ``ServedCache`` holds: one responder
+/// Answers every request of `kfeed serve` (`docs/serve.md`) from the generations ``ServedCache`` holds: one responder
 /// for every feed, the request's path choosing the feed (``ServedFeeds``) and the prefix its URLs take.
 struct ServeResponder: HTTPResponder {
     typealias Context = BasicRequestContext

@@ -5,7 +5,7 @@ import KFeedImages
 import KFeedTestSupport
 import Testing
 
-/// `kfeed refresh` with the no-repeat rule on (`--no-repeat-days 7`, `DESIGN.md` §7), through the built binary
+/// `kfeed refresh` with the no-repeat rule on (`--no-repeat-days 7`, `docs/timeline.md`), through the built binary
 /// against a loopback X that serves the bundled sample's pages and pictures: distinct pictures of one layout are all
 /// shown, too few unshown posts are filled with repeats (marked), and whatever a search finds, the next request is
 /// at least 15 minutes away.

@@ -2,7 +2,7 @@ package import Foundation
 package import KFeedImages
 
 /// `history.json`: what the feed has shown, so that a post, its media or the same photo reposted under another
-/// media key is not shown again within the no-repeat window (`--no-repeat-days`, `DESIGN.md` §7).
+/// media key is not shown again within the no-repeat window (`--no-repeat-days`, `docs/timeline.md`).
 ///
 /// A record is made for every entry a committed timeline schedules. When a timeline is replaced before all of its
 /// entries came up (a forced refresh), the entries whose hour had not begun are forgotten again: they were never

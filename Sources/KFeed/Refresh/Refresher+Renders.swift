@@ -10,7 +10,7 @@ extension Refresher {
         var candidates: [URL]
     }
 
-    /// Makes the display render of every entry for every profile of the plan (`DESIGN.md` §6) and names them in
+    /// Makes the display render of every entry for every profile of the plan (`docs/renders.md`) and names them in
     /// the manifest as `entries[i].renders[P]`. A render is reused when the cache holds it: its name carries the
     /// media key, the profile and a digest of the caption, so the same picture with the same caption on the same
     /// panel is the same file. Each source is fetched at the rendition that covers the panel (not the widget

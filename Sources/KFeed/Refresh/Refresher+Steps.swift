@@ -5,7 +5,7 @@ import Logging
 
 /// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,
 /// and (after the images, the repost check and the repeat fill of `Refresher+Variety.swift`) commit or keep the last
-/// timeline. Each is checked on one screen against `DESIGN.md` §3, §4 and §7.
+/// timeline. Each is checked on one screen against `docs/timeline.md`.
 extension Refresher {
     /// What a due run starts from, read from the cache under the lock.
     struct Run: Sendable {
@@ -124,7 +124,7 @@ extension Refresher {
 
     /// Choose: the unshown posts for the entries and a few extra candidates (a picture found to repeat one shown
     /// gives its slot to the next), then, while they leave room, posts shown within the window that the search
-    /// returned again, longest ago first and marked as repeats (`DESIGN.md` §7); one manifest, dated from now.
+    /// returned again, longest ago first and marked as repeats (`docs/timeline.md`); one manifest, dated from now.
     func choose(from items: [FeedItem], in run: Run) -> Manifest {
         var candidates = run.builder
         candidates.entryCount += settings.extraCandidates
@@ -173,7 +173,7 @@ extension Refresher {
         deadline: Deadline
     ) async throws -> Made {
         let planned = choose(from: found.items, in: run)
-        // No usable post at all, new or shown before (DESIGN §3, §7): the last timeline stays, with back-off. Under a
+        // No usable post, new or shown before (docs/timeline.md): the last timeline stays, with back-off. Under a
         // spent budget the previous timeline's posts still fill a new day, as repeats.
         guard !planned.entries.isEmpty || (found.isBudgetLimited && run.previous?.entries.isEmpty == false) else {
             return .nothingToShow(planned)

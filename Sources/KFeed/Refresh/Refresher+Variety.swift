@@ -2,8 +2,8 @@ import Foundation
 import KFeedImages
 import Logging
 
-/// Variety across days (`DESIGN.md` §7): the posts that may repeat, the repost check, and the repeat fill that keeps
-/// a day full when too few posts are new.
+/// Variety across days (`docs/timeline.md`): the posts that may repeat, the repost check, and the repeat fill that
+/// keeps a day full when too few posts are new.
 extension Refresher {
     /// The usable posts of `items` that were shown within the window (by post id) and are not in `selection`,
     /// shown longest ago first, at most `count`.
@@ -91,7 +91,7 @@ extension Refresher {
     }
 
     /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
-    /// (`DESIGN.md` §7): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
+    /// (`docs/timeline.md`): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
     /// repeat, never a post, a media key or a picture twice; dated anew.
     func fillingWithRepeats(
         _ distinct: DistinctPictures,

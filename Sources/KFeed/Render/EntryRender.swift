@@ -3,7 +3,7 @@ package import KFeedBase
 package import KFeedImages
 
 /// One entry's display render for one profile, named and made the same way by a refresh (for every entry,
-/// `DESIGN.md` §6) and by `kfeed serve` (on demand, for a profile the refresh did not make).
+/// `docs/renders.md`) and by `kfeed serve` (on demand, for a profile the refresh did not make).
 package struct EntryRender: Sendable {
     /// The panel rendered for.
     package var profile: DisplayProfile

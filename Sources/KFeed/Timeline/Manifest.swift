@@ -2,7 +2,7 @@ public import Foundation
 public import KFeedImages
 
 /// `timeline.json`, schema 1: what widgets, displays and scripts read. Keys are the contract's
-/// (`DESIGN.md` §2); readers must ignore keys they do not know. Paths are relative to the cache directory.
+/// (`docs/cache.md`); readers must ignore keys they do not know. Paths are relative to the cache directory.
 public struct Manifest: Codable, Sendable, Hashable {
     /// The schema version this type writes.
     public static let currentSchema = 1
@@ -89,7 +89,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         /// the cache directory; nil (and omitted from the JSON) when no display profile was asked for.
         public var renders: [String: String]?
         /// Whether this post was shown within the no-repeat window and fills a slot that no unshown post could
-        /// (`DESIGN.md` §7); written as `"repeat": true`, and omitted otherwise.
+        /// (`docs/timeline.md`, "Repeats"); written as `"repeat": true`, and omitted otherwise.
         public var isRepeat: Bool {
             get { repeatMark ?? false }
             set { repeatMark = newValue ? true : nil }

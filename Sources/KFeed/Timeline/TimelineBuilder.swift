@@ -23,7 +23,7 @@ package struct TimelineBuilder: Sendable {
     package var deniedUsernames: Set<String> = []
 
     /// The shortest wait before a timeline is due again, and before a failed refresh is retried: no answer, however
-    /// short or empty, makes the next cron run ask again (`DESIGN.md` §7).
+    /// short or empty, makes the next cron run ask again (`docs/timeline.md`, "Reload policies").
     package static let minimumWait: TimeInterval = 15 * 60
 
     /// Creates a builder; the defaults are the contract's.
