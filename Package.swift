@@ -106,16 +106,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // glibc's allocator settings: the executables set them, the library never changes a process-wide setting.
+        .systemLibrary(name: "CKFeedMalloc"),
         .executableTarget(
             name: "kfeed",
             dependencies: [
-                "KFeedCLI", "KFeed", "KFeedImages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "KFeedCLI", "CKFeedMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "KFeedTestSupport", dependencies: ["KFeed", "KFeedBase", "KFeedImages", "CKFeedPNG"]),
         .executableTarget(
             name: "kfeed-bench",
-            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport"]
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport", "CKFeedMalloc"]
         ),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.

@@ -5,7 +5,7 @@
 # Needs root for apt on a fresh machine. Builds kfeed-bench in release with its own scratch path.
 # All three tools process the same photos with two workers (both cores busy) and the same centre crop:
 #   kfeed  one process, 2 workers pulling from a shared queue (largest file first), decodes gated by
-#          ImageDecodeBudget; glibc returns freed decode buffers to the OS (JPEGThumbnailer.tuneAllocator)
+#          ImageDecodeBudget; glibc returns freed decode buffers to the OS (the executables set it: Sources/kfeed/KFeedMain.swift)
 #   vips   two vipsthumbnail processes (VIPS_CONCURRENCY=1), files split by size (largest first, alternating)
 #   floor  djpeg -scale M/8 -outfile /dev/null, two at a time; M/8 = the smallest fast scale still covering the target
 # Reported: median wall and CPU seconds, peak RSS (kfeed: the process; vips: sum of its two processes' peaks;

@@ -54,25 +54,6 @@ package struct JPEGThumbnailer: Sendable {
     /// raises its SSIM against a full-resolution reference by about 0.014 (bench/images.sh, 338×338).
     static let subsampling = JPEGEncoder.Subsampling.s444
 
-    /// Tunes glibc's allocator for batches of decodes, for this whole process: allocations of 1 MiB and more are
-    /// mapped and unmapped when freed, and threads share one heap.
-    ///
-    /// Decode buffers of large photos come and go; with glibc's default, its threshold climbs after the first
-    /// large free and later buffers stay resident on the heap, so a batch peaks about 30 MiB higher. And each
-    /// thread that allocates (transfers, decodes, the cooperative pool) would get a heap of its own, each keeping
-    /// its freed memory resident: one heap lowers a refresh's peak by about 0.5 MiB, at no cost in time (its
-    /// threads spend their time decoding, not allocating). The heap limit binds only threads that have not
-    /// allocated yet, so an executable calls this first thing (`kfeed` and `kfeed-bench` do); the library never changes
-    /// a process-wide setting by itself. Idempotent.
-    package static func tuneAllocator() {
-        _ = allocatorTuning
-    }
-
-    private static let allocatorTuning: Void = {
-        _ = kfeed_malloc_set_mmap_threshold(1 << 20)
-        _ = kfeed_malloc_set_arena_max(1)
-    }()
-
     /// Creates a thumbnailer.
     package init(limits: Limits = .init(), decodeOversampling: Double = 2) {
         self.limits = limits

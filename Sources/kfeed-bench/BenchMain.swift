@@ -1,3 +1,4 @@
+import CKFeedMalloc
 import Foundation
 import KFeed
 import KFeedImages
@@ -7,7 +8,9 @@ import KFeedImages
 @main
 enum BenchMain {
     static func main() async {
-        JPEGThumbnailer.tuneAllocator()  // first thing, as `kfeed` does
+        // First thing, as `kfeed` does (Sources/kfeed/KFeedMain.swift says why).
+        _ = kfeed_malloc_set_mmap_threshold(1 << 20)
+        _ = kfeed_malloc_set_arena_max(1)
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             switch arguments.first {
