@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import Logging
 
 /// The library's pieces assembled from the settings: the cache and the refresher, whose client (replayed or live)

@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeed
+package import KFeedHTTP
 
 /// What `kfeed serve` serves, where, and to whom (`DESIGN.md` §5).
 package struct ServeConfiguration: Sendable {

@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeed
+package import KFeedHTTP
 
 extension FeedsRefresh {
     /// The feeds the tests and the economy benchmark refresh together: one per name over `root/feeds/NAME/`, each

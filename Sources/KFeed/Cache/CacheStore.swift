@@ -1,6 +1,7 @@
 public import Foundation
 import KFeedBase
 package import KFeedImages
+import KFeedX
 
 /// The cache directory's layout (`DESIGN.md` §2) and its one owner: every file name kfeed reads or writes there,
 /// the manifest and state, the commit of a generation, and the sweep's rule.

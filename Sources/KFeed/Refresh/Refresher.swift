@@ -1,6 +1,8 @@
 public import Foundation
 import KFeedBase
+package import KFeedHTTP
 public import KFeedImages
+public import KFeedX
 public import Logging
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
