@@ -28,7 +28,7 @@ struct Feeds {
         settings.profiles = definition.profiles
         settings.captions = definition.captions
         if let days = definition.noRepeatDays { settings.noRepeatDays = days }
-        settings.cacheDirectory = root.appendingPathComponent("feeds/\(definition.name)", isDirectory: true)
+        settings.cacheDirectory = CacheRoot(directory: root).feedDirectory(named: definition.name)
         settings.isCacheExplicit = true
         return Feed(settings: settings, environment: environment)
     }

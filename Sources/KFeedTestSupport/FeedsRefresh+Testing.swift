@@ -17,7 +17,7 @@ extension FeedsRefresh {
             Feed(
                 name: name,
                 refresher: Refresher.testing(
-                    in: root.appendingPathComponent("feeds/\(name)"),
+                    in: CacheRoot(directory: root).feedDirectory(named: name),
                     transport: transport,
                     plan: .init(
                         query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),
