@@ -18,6 +18,6 @@ struct PreviewCommand: AsyncParsableCommand {
     func run() async throws {
         let feed = try options.feed()
         let page = PreviewPage(manifest: try feed.committedManifest(), now: feed.settings.now, timeZone: .current)
-        print(try feed.store.writePreview(page).path)
+        print(try page.write(to: feed.store).path)
     }
 }
