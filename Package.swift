@@ -127,17 +127,17 @@ let package = Package(
         ),
         .target(
             name: "KFeedTestSupport",
-            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "CKFeedPNG"]
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "CKFeedPNG"]
         ),
         .executableTarget(
             name: "kfeed-bench",
-            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "KFeedTestSupport"]
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedTestSupport"]
         ),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
         .target(
             name: "KFeedFuzz",
-            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "KFeedConfig"]
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedConfig"]
         ),
         .systemLibrary(name: "CKFeedFuzzer"),
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
@@ -152,8 +152,7 @@ let package = Package(
         .testTarget(
             name: "KFeedCLITests",
             dependencies: [
-                "KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "KFeedServe",
-                "KFeedTestSupport",
+                "KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedServe", "KFeedTestSupport",
             ]
         ),
     ]
