@@ -5,7 +5,7 @@ let package = Package(
     name: "kfeed",
     // Linux only (Debian 12 is what is built and tested): the C shims and the cache's file handling use Glibc.
     products: [
-        .library(name: "KFeed", targets: ["KFeed", "KFeedBase", "KFeedImages"]),
+        .library(name: "KFeed", targets: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX"]),
         .executable(name: "kfeed", targets: ["kfeed"]),
     ],
     dependencies: [
@@ -61,7 +61,7 @@ let package = Package(
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
-        // The error every layer reports, with the contract's exit codes.
+        // What every layer shares: the error with the contract's exit codes, the instant format, the version.
         .target(name: "KFeedBase"),
         // The image pipeline: decode, downscale, hash, dither, render, encode. Knows nothing of X, posts or
         // timelines (docs/architecture.md); the compiler keeps it so.
@@ -69,18 +69,31 @@ let package = Package(
             name: "KFeedImages",
             dependencies: ["KFeedBase", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText"]
         ),
+        // HTTP: libcurl's multi interface behind `HTTPTransport`, and the replay of recorded answers. Knows nothing
+        // of X, posts, timelines or the cache (docs/architecture.md).
+        .target(name: "KFeedHTTP", dependencies: ["KFeedBase", "CKFeedCurl"]),
+        // The X API client: the query, the search's pages, the join of their includes, X's problems and rate limits.
+        // Knows nothing of timelines, images or the cache; the compiler keeps it so.
+        .target(
+            name: "KFeedX",
+            dependencies: [
+                "KFeedBase", "KFeedHTTP",
+                // The library logs through swift-log (already built for the server); the executable decides where.
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The timeline, the refresh, the cache, the preview and the renders, over the modules above.
         .target(
             name: "KFeed",
             dependencies: [
-                "KFeedBase", "KFeedImages", "CKFeedCurl",
-                // The library logs through swift-log (already built for the server); the executable decides where.
+                "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "KFeedServe",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages", "CKFeedCrypto",
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "CKFeedCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -101,7 +114,7 @@ let package = Package(
         .target(
             name: "KFeedCLI",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedConfig",
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedServe", "KFeedConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -114,27 +127,35 @@ let package = Package(
                 "KFeedCLI", "CKFeedMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "KFeedTestSupport", dependencies: ["KFeed", "KFeedBase", "KFeedImages", "CKFeedPNG"]),
+        .target(
+            name: "KFeedTestSupport",
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "CKFeedPNG"]
+        ),
         .executableTarget(
             name: "kfeed-bench",
-            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport", "CKFeedMalloc"]
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedTestSupport", "CKFeedMalloc"]
         ),
         // Fuzz entry points for every parser of untrusted bytes (one file, FuzzTargets.swift), and the libFuzzer
         // driver: built with `-sanitize=fuzzer,address -DKFEED_FUZZ` by scripts/fuzz.sh, a plain replayer otherwise.
-        .target(name: "KFeedFuzz", dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedConfig"]),
+        .target(
+            name: "KFeedFuzz",
+            dependencies: ["KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedConfig"]
+        ),
         .systemLibrary(name: "CKFeedFuzzer"),
         .executableTarget(name: "kfeed-fuzz", dependencies: ["KFeedFuzz", "CKFeedFuzzer"]),
         .testTarget(
             name: "KFeedTests",
             dependencies: [
-                "KFeed", "KFeedBase", "KFeedImages", "KFeedTestSupport", "KFeedFuzz",
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "KFeedTestSupport", "KFeedFuzz",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "KFeedCLITests",
-            dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedTestSupport"]
+            dependencies: [
+                "KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedServe", "KFeedTestSupport",
+            ]
         ),
     ]
 )

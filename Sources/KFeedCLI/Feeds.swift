@@ -2,6 +2,7 @@ import Foundation
 import KFeed
 import KFeedBase
 import KFeedConfig
+import KFeedHTTP
 import KFeedImages
 import Logging
 
@@ -51,11 +52,6 @@ struct Feeds {
     var pages: Int
     var verbosity: Invocation.Verbosity
     var environment: SettingsEnvironment
-
-    /// The cache directory of the feeds file's feed `name` under `root`.
-    static func directory(of name: String, in root: URL) -> URL {
-        root.appendingPathComponent("feeds/\(name)", isDirectory: true)
-    }
 
     /// The spend cap: the feeds file's `[budget]`, none without one.
     var budget: Budget { file?.budget ?? Budget() }

@@ -52,7 +52,7 @@ struct Invocation {
                 Feeds.Member(
                     name: feed.name,
                     settings: try flagged(feed.settings, now: now),
-                    directory: Feeds.directory(of: feed.name, in: root)
+                    directory: CacheRoot(directory: root).feedDirectory(named: feed.name)
                 )
             }
         } else {

@@ -21,6 +21,6 @@ struct PreviewCommand: AsyncParsableCommand {
         let feeds = try Invocation(selection: selection, cache: cache, clock: clock).feeds()
         let feed = try feeds.member(named: selection.names.first)
         let page = PreviewPage(manifest: try feed.committedManifest(), now: feeds.now, timeZone: .current)
-        print(try feed.store.writePreview(page).path)
+        print(try page.write(to: feed.store).path)
     }
 }

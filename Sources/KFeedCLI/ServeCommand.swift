@@ -3,6 +3,7 @@ import Foundation
 import KFeed
 import KFeedBase
 import KFeedConfig
+import KFeedHTTP
 import KFeedImages
 import KFeedServe
 

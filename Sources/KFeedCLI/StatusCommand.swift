@@ -10,8 +10,9 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Print each feed's last refresh, next due, posts read and the budget left (--json for scripts).",
         discussion: """
-            Without a feeds file, the one feed of the flags and environment (its posts are counted only under a \
-            feeds file, whose ledger counts what X bills).
+            Without a feeds file, the one feed of the flags and environment, named default (its ledger, \
+            DIR/ledger.json, counts what X billed since this version). A feed is due when its settings differ from \
+            its timeline's: give status the flags the refresh is given.
             """
     )
 

@@ -3,6 +3,7 @@ import Glibc
 import KFeed
 import KFeedBase
 import KFeedConfig
+import KFeedHTTP
 import KFeedImages
 
 /// One entry point per parser of untrusted bytes, for libFuzzer (`kfeed-fuzz`, built by `scripts/fuzz.sh`) and for

@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeed
+package import KFeedHTTP
 
 /// What `kfeed serve` serves, where, and to whom (`docs/serve.md`).
 package struct ServeConfiguration: Sendable {

@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeed
+package import KFeedHTTP
 
 extension FeedsRefresh {
     /// The feeds the tests and the economy benchmark refresh together: one per name over `root/feeds/NAME/`, each
@@ -16,7 +17,7 @@ extension FeedsRefresh {
             Feed(
                 name: name,
                 refresher: Refresher.testing(
-                    in: root.appendingPathComponent("feeds/\(name)"),
+                    in: CacheRoot(directory: root).feedDirectory(named: name),
                     transport: transport,
                     settings: .init(
                         query: try RecentSearchQuery(raw: "\(name) has:images -is:retweet"),

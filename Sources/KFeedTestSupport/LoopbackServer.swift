@@ -1,5 +1,6 @@
 package import Foundation
-package import KFeed
+import KFeed
+package import KFeedHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 
 /// Serves a replay scenario (`Fixtures/replay/<scenario>/routes.json`) from the loopback server: the same status,
 /// headers and body for the same path and query values, so live tests see exactly what replay tests see.

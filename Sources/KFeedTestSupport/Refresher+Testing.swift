@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeed
+package import KFeedHTTP
 
 extension Refresher {
     /// The refresher the unit tests drive: over the cache at `directory`, its client and image fetcher both on

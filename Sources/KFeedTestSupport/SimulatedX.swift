@@ -1,5 +1,6 @@
 package import Foundation
-package import KFeed
+import KFeed
+package import KFeedHTTP
 import KFeedImages
 
 /// X over time, for tests and the economy benchmark: a recent-search endpoint whose posts keep arriving at a

@@ -1,6 +1,7 @@
 package import Foundation
-package import KFeed
+import KFeed
 package import KFeedBase
+package import KFeedHTTP
 import KFeedImages
 
 /// An `HTTPTransport` that answers from a closure, a script or a recorded scenario, and records every request

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedTestSupport
 
 /// `kfeed-bench transport [--count N] [--bytes N] [--latency-ms N] [--target-ms N]`: fetches `count` bodies of

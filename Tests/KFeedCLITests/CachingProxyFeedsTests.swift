@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedImages
 import KFeedTestSupport
 import Testing
@@ -167,7 +168,7 @@ struct CachingProxyFeedsTests {
 
     /// What an answer says, and what is wrong with its headers: shared (`public`), no relative lifetime but a
     /// versioned picture's year, an `Expires`, no `Vary`; `current.json` kept 30 s at most.
-    private static func reading(_ answer: KFeed.HTTPResponse, path: String) -> Reading {
+    private static func reading(_ answer: KFeedHTTP.HTTPResponse, path: String) -> Reading {
         var reading = Reading(received: Date(), path: path, problems: [])
         guard answer.status == 200 else {
             reading.problems.append("\(path): \(answer.status)")
@@ -370,7 +371,7 @@ struct CachingProxyFeedsTests {
 
     /// What is wrong with an answer to a request with the key: anything but 200 `private` with `Vary` on the key's
     /// headers (or `no-store`).
-    private static func keyedProblems(_ keyed: KFeed.HTTPResponse, path: String, form: String) -> [String] {
+    private static func keyedProblems(_ keyed: KFeedHTTP.HTTPResponse, path: String, form: String) -> [String] {
         let cacheControl = keyed[header: "cache-control"] ?? "-"
         var problems: [String] = []
         if keyed.status != 200 { problems.append("\(path) with \(form): \(keyed.status)") }

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedImages
 import KFeedTestSupport
 import Testing
@@ -52,12 +53,12 @@ struct CachingProxyTests {
         _ transport: CurlTransport,
         _ url: String,
         headers: [HTTPHeader] = []
-    ) async throws -> KFeed.HTTPResponse {
+    ) async throws -> KFeedHTTP.HTTPResponse {
         try await transport.send(HTTPRequest(url: try #require(URL(string: url)), headers: headers))
     }
 
     /// The number in `Cache-Control`'s `name=N`, if any.
-    static func directive(_ name: String, in response: KFeed.HTTPResponse) -> Int? {
+    static func directive(_ name: String, in response: KFeedHTTP.HTTPResponse) -> Int? {
         let directives = (response[header: "cache-control"] ?? "").split(separator: ",")
         return directives.lazy.compactMap { directive in
             let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=")
@@ -66,7 +67,7 @@ struct CachingProxyTests {
     }
 
     /// `Expires` minus `Date`: the seconds a client's cache may keep the answer (nil without `Expires`).
-    static func secondsToExpiry(_ response: KFeed.HTTPResponse) -> Double? {
+    static func secondsToExpiry(_ response: KFeedHTTP.HTTPResponse) -> Double? {
         guard let expires = response[header: "expires"].flatMap(InstantFormat.date(fromHTTPDate:)),
             let date = response[header: "date"].flatMap(InstantFormat.date(fromHTTPDate:))
         else { return nil }
@@ -345,7 +346,7 @@ struct CachingProxyTests {
 
     /// Reads what an answer shows and tells its client, and what is wrong with it.
     private static func reading(
-        _ answer: KFeed.HTTPResponse,
+        _ answer: KFeedHTTP.HTTPResponse,
         path: String,
         dates: [Date: Int],
         pictures: [Data: Int] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedImages
 import KFeedTestSupport
 import Testing
@@ -19,7 +20,7 @@ struct ServeCommandTests {
 
     // MARK: - Helpers
 
-    private static func get(_ url: String, headers: [HTTPHeader] = []) async throws -> KFeed.HTTPResponse {
+    private static func get(_ url: String, headers: [HTTPHeader] = []) async throws -> KFeedHTTP.HTTPResponse {
         let transport = try CurlTransport()
         return try await transport.send(HTTPRequest(url: try #require(URL(string: url)), headers: headers))
     }
@@ -368,7 +369,7 @@ struct ServeCommandTests {
     // MARK: - Caching
 
     /// `Expires` as an instant.
-    private static func expires(_ answer: KFeed.HTTPResponse) -> Date? {
+    private static func expires(_ answer: KFeedHTTP.HTTPResponse) -> Date? {
         answer[header: "expires"].flatMap(InstantFormat.date(fromHTTPDate:))
     }
 
@@ -1238,7 +1239,7 @@ struct ServeCommandTests {
         var rounds = 0
         let deadline = ContinuousClock.now + .seconds(150)
         let transport = try CurlTransport()
-        func fetch(_ url: String) async throws -> KFeed.HTTPResponse {
+        func fetch(_ url: String) async throws -> KFeedHTTP.HTTPResponse {
             try await transport.send(HTTPRequest(url: try #require(URL(string: url))))
         }
         while true {

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ struct ServeFeedsTests {
     private static let refreshed = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
     private static let serving = "2026-11-22T10:30:00Z"
 
-    private static func get(_ url: String, headers: [HTTPHeader] = []) async throws -> KFeed.HTTPResponse {
+    private static func get(_ url: String, headers: [HTTPHeader] = []) async throws -> KFeedHTTP.HTTPResponse {
         try await CurlTransport().send(HTTPRequest(url: try #require(URL(string: url)), headers: headers))
     }
 
@@ -21,7 +22,7 @@ struct ServeFeedsTests {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    private static func text(_ response: KFeed.HTTPResponse) -> String {
+    private static func text(_ response: KFeedHTTP.HTTPResponse) -> String {
         String(decoding: response.body, as: UTF8.self)
     }
 

@@ -5,6 +5,7 @@ import Testing
 
 @testable import KFeed
 @testable import KFeedImages
+@testable import KFeedX
 
 #if canImport(Glibc)
     import Glibc

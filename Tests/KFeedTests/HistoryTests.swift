@@ -5,6 +5,7 @@ import Testing
 
 @testable import KFeed
 @testable import KFeedImages
+@testable import KFeedX
 
 /// What was shown, for the no-repeat window: which records a refresh still counts, and the bound.
 struct HistoryTests {

@@ -1,8 +1,8 @@
 import Foundation
-import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedBase
 @testable import KFeedImages
 
 struct InstantFormatTests {

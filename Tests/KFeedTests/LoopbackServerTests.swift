@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 import KFeedImages
 import KFeedTestSupport
 import Testing

@@ -5,6 +5,7 @@ import Testing
 
 @testable import KFeed
 @testable import KFeedImages
+@testable import KFeedX
 
 struct ManifestTests {
     /// 2026-11-22 09:00:00 UTC.

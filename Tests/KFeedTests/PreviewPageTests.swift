@@ -1,10 +1,11 @@
 import Foundation
-import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedBase
 @testable import KFeedImages
+@testable import KFeedX
 
 struct PreviewPageTests {
     /// 2026-11-22 09:00:00 UTC.

@@ -3,7 +3,9 @@ import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 struct RateLimitTests {
     private static func response(_ headers: [(String, String)]) -> HTTPResponse {

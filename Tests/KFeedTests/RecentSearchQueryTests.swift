@@ -3,6 +3,7 @@ import Testing
 
 @testable import KFeed
 @testable import KFeedImages
+@testable import KFeedX
 
 struct RecentSearchQueryTests {
     // MARK: - Building from contexts

@@ -3,7 +3,9 @@ import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 struct RecentSearchRequestTests {
     private static let base = XClient.Configuration.defaultBaseURL

@@ -4,6 +4,7 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
 
 /// What a refresh reads from X: a later refresh continues from `since_id`, asks for fewer posts when earlier pages

@@ -4,7 +4,9 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 /// The refresher with a history: yesterday's posts and pictures stay away today, a repost under another media key
 /// is caught after download and its slot goes to the next candidate, and different photos are never confused.

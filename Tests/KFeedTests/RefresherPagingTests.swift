@@ -4,7 +4,9 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 /// What reaches the timeline from X's pages: a first refresh reads pages while its timeline is not full, sizes each
 /// next page for the usable posts still missing, and takes what the pages had when they or the page budget run out.

@@ -4,7 +4,9 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 /// The refresher with display profiles: every entry gets a render per profile, named in the manifest, made from
 /// the rendition that covers the panel, reused when nothing it shows changed, swept with its generation, and a

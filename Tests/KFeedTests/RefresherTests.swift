@@ -5,7 +5,9 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
-import KFeedBase
 import Testing
 
 @testable import KFeed
+@testable import KFeedBase
 @testable import KFeedImages
 
 struct SanitizedTests {

@@ -1,10 +1,11 @@
 import Foundation
-import KFeedBase
 import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedBase
 @testable import KFeedImages
+@testable import KFeedX
 
 struct SearchResultsTests {
     private static func results(_ fixtures: String...) throws -> SearchResults {

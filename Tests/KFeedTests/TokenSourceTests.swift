@@ -4,7 +4,9 @@ import KFeedTestSupport
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 struct TokenSourceTests {
     private static let secret = "AAAAAAAAAAAAAAAAAAAAAKfeedSecret%2Fxyz"

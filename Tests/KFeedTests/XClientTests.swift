@@ -5,7 +5,9 @@ import Logging
 import Testing
 
 @testable import KFeed
+@testable import KFeedHTTP
 @testable import KFeedImages
+@testable import KFeedX
 
 /// Records the waits the client asks for instead of waiting.
 private actor SleepRecorder {

@@ -1,6 +1,7 @@
 public import Foundation
 import KFeedBase
 package import KFeedImages
+import KFeedX
 
 /// The cache directory's layout (`docs/cache.md`) and its one owner: every file name kfeed reads or writes there,
 /// the manifest and state, the commit of a generation, and the sweep's rule.
@@ -18,6 +19,10 @@ package import KFeedImages
 /// DIR/kfeed.log                        the event log
 /// DIR/.lock                            held by the refresh in progress
 /// ```
+///
+/// A cache of several feeds (a feeds file) holds one such directory per feed, `DIR/feeds/NAME/`, and the ledger
+/// beside them: `CacheRoot` owns those names. What the files hold comes from the layers above: the URLs pictures are
+/// downloaded from (`ImagePlan`), the preview page's HTML (`PreviewPage`).
 ///
 /// Reading needs nothing but the directory (no token, no transport); readers in other processes (`kfeed current`,
 /// `kfeed serve`, a widget) see the old generation or the new one, whole, because `commit(_:)` is the single
@@ -215,11 +220,12 @@ public struct CacheStore: Sendable {
         try files.write(try InstantFormat.jsonEncoder().encode(state), to: Self.stateName)
     }
 
-    /// Writes `page` to `DIR/preview.html` atomically, replacing a symlink rather than following it.
+    /// Writes `document` (``PreviewPage/write(to:)``'s bytes, which the store does not read) to `DIR/preview.html`
+    /// atomically, replacing a symlink rather than following it.
     /// - Returns: the file's URL.
     /// - Throws: `KFeedError` `.cacheUnwritable` when the directory cannot be written, `.io` for a full disk.
-    package func writePreview(_ page: PreviewPage) throws -> URL {
-        try files.write(Data(page.html.utf8), to: Self.previewName)
+    package func writePreview(_ document: Data) throws -> URL {
+        try files.write(document, to: Self.previewName)
         return directory.appendingPathComponent(Self.previewName)
     }
 

@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeedImages
+import KFeedX
 
 /// `history.json`: what the feed has shown, so that a post, its media or the same photo reposted under another
 /// media key is not shown again within the no-repeat window (`--no-repeat-days`, `docs/timeline.md`).

@@ -2,7 +2,8 @@ package import Foundation
 
 /// `DIR/ledger.json`, at the root of a cache that holds several feeds (`DIR/feeds/NAME/`): what X billed for all of
 /// them together (each post read, once per UTC day however many feeds read it), and when a rate limit or a usage cap
-/// stops every feed. Written only under the spending lock (`DIR/ledger.lock`) by ``FeedsRefresh``.
+/// stops every feed. Read and written through ``CacheRoot``, only under the spending lock (`DIR/ledger.lock`), by
+/// ``FeedsRefresh``.
 package struct Ledger: Codable, Sendable, Hashable {
     /// The schema version.
     package var schema = 1
@@ -21,10 +22,6 @@ package struct Ledger: Codable, Sendable, Hashable {
 
     /// How many days of counts are kept (two months, for the month's figures and the one before).
     package static let keptDays = 62
-    /// The file's name in the cache root.
-    package static let fileName = "ledger.json"
-    /// The spending lock's name in the cache root.
-    package static let lockName = "ledger.lock"
 
     /// An empty ledger.
     package init() {}

@@ -1,5 +1,6 @@
 public import Foundation
 package import KFeedBase
+package import KFeedX
 
 /// `state.json`: what the next refresh needs to decide whether it may ask X again, and what went wrong last.
 public struct RefreshState: Codable, Sendable, Hashable {

@@ -1,5 +1,6 @@
 package import Foundation
 import KFeedBase
+package import KFeedX
 
 /// Finds the bearer token: `--token-file`, else `X_BEARER_TOKEN`, else `TWITTER_BEARER_TOKEN`
 /// (the process environment first, then `.env`). Never a flag value.

@@ -1,5 +1,6 @@
 package import Foundation
 import KFeedBase
+package import KFeedHTTP
 package import KFeedImages
 package import Logging
 

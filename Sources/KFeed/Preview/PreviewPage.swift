@@ -49,6 +49,14 @@ package struct PreviewPage: Sendable {
         }
     }
 
+    /// Writes the page to `store`'s `preview.html` (``CacheStore/previewName``) atomically, replacing a symlink
+    /// rather than following it.
+    /// - Returns: the file's URL.
+    /// - Throws: `KFeedError` `.cacheUnwritable` when the directory cannot be written, `.io` for a full disk.
+    package func write(to store: CacheStore) throws -> URL {
+        try store.writePreview(Data(html.utf8))
+    }
+
     /// The whole document.
     package var html: String {
         let size = manifest.size

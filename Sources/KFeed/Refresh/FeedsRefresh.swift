@@ -5,7 +5,7 @@ import Synchronization
 /// Refreshes the feeds of a feeds file (`kfeed refresh` with `kfeed.toml`): every due feed, or those named, in one
 /// run, one token and one view of X's limits, under one spend cap (`docs/feeds.md`).
 ///
-/// The run holds the spending lock (`DIR/ledger.lock`) besides each feed's own lock, so that two runs never share
+/// The run holds the spending lock (`DIR/ledger.lock`, ``CacheRoot``) besides each feed's own lock, so that two runs never share
 /// out the same budget. Before each due feed's search, what the cap leaves today is shared evenly between the due
 /// feeds not yet refreshed (what one leaves unread goes to the next); every post a page holds is counted in the
 /// ledger as soon as the page is in. A feed whose share is less than a page makes no request: its timeline is filled
@@ -33,7 +33,7 @@ package struct FeedsRefresh: Sendable {
         case paused(until: Date, reason: String)
     }
 
-    /// The cache root (`DIR`): the ledger and `feeds/`.
+    /// The cache root (`DIR`): the ledger and `feeds/`, named by ``CacheRoot``.
     package var root: URL
     /// The feeds to refresh when due, in the file's order.
     package var feeds: [Feed]
@@ -48,9 +48,7 @@ package struct FeedsRefresh: Sendable {
 
     /// The ledger as last written (a fresh one when there is none or it cannot be read).
     package func ledger() -> Ledger {
-        CacheDirectory(url: root).read(Ledger.fileName).flatMap {
-            try? InstantFormat.jsonDecoder().decode(Ledger.self, from: $0)
-        } ?? Ledger()
+        CacheRoot(directory: root).ledger()
     }
 
     /// Refreshes every due feed (every feed with `force`). When none is due, nothing is locked, read or written
@@ -61,11 +59,10 @@ package struct FeedsRefresh: Sendable {
         let dueness = feeds.map { force ? Refresher.Dueness(isDue: true) : $0.refresher.dueness(now: now) }
         var waiting = dueness.filter(\.isDue).count
         guard waiting > 0 else { return zip(feeds, dueness).map { ($0.name, .done(.notDue(until: $1.until))) } }
-        let directory = CacheDirectory(url: root)
-        try directory.prepare(subdirectories: [])
-        let lock = try directory.lock(Ledger.lockName)
+        let cache = CacheRoot(directory: root)
+        let lock = try cache.lockSpending()
         defer { withExtendedLifetime(lock) {} }
-        let book = Mutex(ledger())
+        let book = Mutex(cache.ledger())
         var results: [(name: String, result: Result)] = []
         for (feed, due) in zip(feeds, dueness) {
             guard due.isDue else {
@@ -92,7 +89,7 @@ package struct FeedsRefresh: Sendable {
                 }
             }
             results.append((feed.name, result))
-            try write(book.withLock { $0 }, in: directory)
+            try cache.write(book.withLock { $0 })
         }
         return results
     }
@@ -109,9 +106,5 @@ package struct FeedsRefresh: Sendable {
         } catch let error as KFeedError {
             return .failed(error)
         }
-    }
-
-    private func write(_ ledger: Ledger, in directory: CacheDirectory) throws {
-        try directory.write(InstantFormat.jsonEncoder().encode(ledger), to: Ledger.fileName)
     }
 }

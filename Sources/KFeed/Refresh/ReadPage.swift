@@ -1,4 +1,5 @@
 import Foundation
+import KFeedX
 
 /// A recent-search page as X sent it, decoded once: what a refresh keeps in `candidates.json` and what later
 /// refreshes choose from.
@@ -15,13 +16,13 @@ struct ReadPage: Sendable {
 
     /// Decodes `body` (a page kept from an earlier run); a page that does not decode holds no posts.
     init(_ body: Data) {
-        self.init(body: body, page: try? SearchPage.decode(body))
+        var results = SearchResults()
+        try? results.append(responseBody: body)
+        self.init(body: body, results: results)
     }
 
-    /// A page this run read, already decoded by the client.
-    init(body: Data, page: SearchPage?) {
-        var results = SearchResults()
-        if let page { results.append(page) }
+    /// A page this run read, already decoded and joined by the client.
+    init(body: Data, results: SearchResults) {
         self.body = body
         self.items = results.feedItems
         self.postIDs = results.posts.map(\.id)
@@ -30,7 +31,7 @@ struct ReadPage: Sendable {
     /// The pages of a search, as the client decoded them.
     static func pages(of outcome: XClient.Outcome?) -> [ReadPage] {
         guard let outcome else { return [] }
-        return outcome.pages.map { ReadPage(body: $0.body, page: $0.decoded) }
+        return outcome.pages.map { ReadPage(body: $0.body, results: $0.results) }
     }
 
     /// The joined posts that recent search would still return at `now`.

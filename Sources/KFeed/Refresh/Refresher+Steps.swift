@@ -1,6 +1,7 @@
 import Foundation
 import KFeedBase
 import KFeedImages
+import KFeedX
 import Logging
 
 /// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,

@@ -1,5 +1,6 @@
 import Foundation
 import KFeedImages
+import KFeedX
 import Logging
 
 /// Variety across days (`docs/timeline.md`): the posts that may repeat, the repost check, and the repeat fill that

@@ -1,6 +1,8 @@
 public import Foundation
 import KFeedBase
+package import KFeedHTTP
 import KFeedImages
+public import KFeedX
 public import Logging
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
@@ -282,10 +284,10 @@ public struct Refresher: Sendable {
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
     func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
-        let plan = store.imagePlan(for: planned)
+        let plan = ImagePlan(for: planned, in: store)
         let store = self.store
         let results = try await images.run(plan.jobs) { path, image in try store.store(image, at: path) }
-        let stored = try store.point(planned, at: results, of: plan)
+        let stored = try plan.point(planned, at: results, in: store)
         var summary = Summary()
         summary.fetched = stored.written
         summary.reused = plan.reused

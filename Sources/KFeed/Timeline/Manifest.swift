@@ -1,5 +1,6 @@
 public import Foundation
 public import KFeedImages
+package import KFeedX
 
 /// `timeline.json`, schema 1: what widgets, displays and scripts read. Keys are the contract's
 /// (`docs/cache.md`); readers must ignore keys they do not know. Paths are relative to the cache directory.

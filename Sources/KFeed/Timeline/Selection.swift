@@ -1,3 +1,5 @@
+package import KFeedX
+
 /// The posts a timeline uses, and why each other post was not used.
 package struct Selection: Sendable {
     /// A chosen post and the media that represents it.

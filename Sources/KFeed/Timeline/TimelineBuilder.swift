@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeedImages
+package import KFeedX
 
 /// Chooses posts for the timeline and dates them: newest first, one post per entry, entry *i* at `now + i × interval`.
 package struct TimelineBuilder: Sendable {

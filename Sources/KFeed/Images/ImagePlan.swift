@@ -2,26 +2,28 @@ import Foundation
 import KFeedBase
 import KFeedImages
 
-extension CacheStore {
-    /// Which image, avatar or placeholder each entry of a planned manifest gets, and what must be downloaded for it.
-    struct ImagePlan: Sendable {
-        /// Downloads for the files this generation lacks, one per file.
-        var jobs: [ImageFetcher.Job] = []
-        /// How many named files the cache already holds.
-        var reused = 0
-        fileprivate var imagePaths: [String?] = []
-        fileprivate var avatarPaths: [String?] = []
-        fileprivate var unusable: [String: String] = [:]
-    }
+/// Which image, avatar or placeholder each entry of a planned manifest gets, and what must be downloaded for it: the
+/// names are the store's (``CacheStore``, from validated ids, never from URLs), the URLs to try are X's renditions
+/// (``ImageRendition``), so that the store knows nothing of X's URLs.
+struct ImagePlan: Sendable {
+    /// Downloads for the files this generation lacks, one per file.
+    var jobs: [ImageFetcher.Job] = []
+    /// How many named files the cache already holds.
+    var reused = 0
+    private var imagePaths: [String?] = []
+    private var avatarPaths: [String?] = []
+    private var unusable: [String: String] = [:]
 
-    /// Plans the files of `manifest`'s entries: names from validated ids (never from URLs), the renditions to try
-    /// for what the cache lacks, and why an entry cannot have a file at all.
-    func imagePlan(for manifest: Manifest) -> ImagePlan {
+    private init() {}
+
+    /// Plans the files of `manifest`'s entries in `store`: the store's names, the renditions to try for what the
+    /// store lacks, and why an entry cannot have a file at all.
+    init(for manifest: Manifest, in store: CacheStore) {
         var plan = ImagePlan()
         var planned: Set<String> = []
         func add(_ path: String?, candidates: [URL], size: ImageSize, why: String) -> String? {
             guard let path else { return nil }
-            if hasImage(path, size: size) {
+            if store.hasImage(path, size: size) {
                 plan.reused += 1
             } else if candidates.isEmpty {
                 plan.unusable[path] = why
@@ -42,7 +44,7 @@ extension CacheStore {
             }
             plan.imagePaths.append(
                 add(
-                    Self.imagePath(mediaKey: entry.media.key, size: size),
+                    CacheStore.imagePath(mediaKey: entry.media.key, size: size),
                     candidates: photo ?? [],
                     size: size,
                     why: "no image URL"
@@ -50,23 +52,29 @@ extension CacheStore {
             )
             let avatar = entry.author.profileImageURL.map(ImageRendition.avatarCandidates(for:)) ?? []
             plan.avatarPaths.append(
-                add(Self.avatarPath(userID: entry.author.id), candidates: avatar, size: .avatar, why: "no avatar URL")
+                add(
+                    CacheStore.avatarPath(userID: entry.author.id),
+                    candidates: avatar,
+                    size: .avatar,
+                    why: "no avatar URL"
+                )
             )
         }
-        return plan
+        self = plan
     }
 
     /// Points every entry of `manifest` at its image, avatar or placeholder, once the downloads' images are written
-    /// (each by ``store(_:at:)`` as it was made): makes their names durable and writes the placeholders needed.
+    /// to `store` (each by ``CacheStore/store(_:at:)`` as it was made): makes their names durable and writes the
+    /// placeholders needed.
     /// - Returns: the manifest to commit, how many files were written and how many entries show a placeholder.
     /// - Throws: `KFeedError` `.io` or `.cacheUnwritable` when a file cannot be written.
     func point(
         _ manifest: Manifest,
         at results: [String: ImageFetcher.Outcome],
-        of plan: ImagePlan
+        in store: CacheStore
     ) throws -> (manifest: Manifest, written: Int, placeholders: Int) {
         var manifest = manifest
-        var unusable = plan.unusable
+        var unusable = self.unusable
         var written = 0
         var placeholders = 0
         for (path, outcome) in results {
@@ -75,21 +83,21 @@ extension CacheStore {
             case .failed(let reason): unusable[path] = reason
             }
         }
-        try syncSubdirectories()
+        try store.syncSubdirectories()
         for index in manifest.entries.indices {
-            if let path = plan.imagePaths[index], unusable[path] == nil {
+            if let path = imagePaths[index], unusable[path] == nil {
                 manifest.entries[index].image = path
             } else {
-                manifest.entries[index].image = try placeholder(manifest.size)
+                manifest.entries[index].image = try store.placeholder(manifest.size)
                 manifest.entries[index].placeholder = true
                 manifest.entries[index].placeholderReason =
-                    plan.imagePaths[index].flatMap { unusable[$0] } ?? "invalid media key"
+                    imagePaths[index].flatMap { unusable[$0] } ?? "invalid media key"
                 placeholders += 1
             }
-            if let path = plan.avatarPaths[index], unusable[path] == nil {
+            if let path = avatarPaths[index], unusable[path] == nil {
                 manifest.entries[index].author.avatar = path
             } else {
-                manifest.entries[index].author.avatar = try placeholder(.avatar)
+                manifest.entries[index].author.avatar = try store.placeholder(.avatar)
             }
         }
         return (manifest, written, placeholders)

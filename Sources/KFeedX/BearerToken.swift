@@ -1,4 +1,5 @@
 import KFeedBase
+import KFeedHTTP
 
 /// An app-only bearer token. It never prints: its description is redacted.
 public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {

@@ -143,7 +143,7 @@ package enum InstantFormat {
     }
 
     /// The calendar fields of `seconds` since 1970-01-01T00:00 (any zone offset already added).
-    static func fields(
+    package static func fields(
         ofSeconds seconds: Int64
     ) -> (
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
@@ -155,12 +155,12 @@ package enum InstantFormat {
     }
 
     /// A UTC offset in seconds as `+09:00` or `-03:30`.
-    static func offset(_ seconds: Int) -> String {
+    package static func offset(_ seconds: Int) -> String {
         "\(seconds < 0 ? "-" : "+")\(padded(abs(seconds) / 3_600)):\(padded(abs(seconds) % 3_600 / 60))"
     }
 
     /// `value` in decimal, zero-padded to `width` digits.
-    static func padded(_ value: Int, _ width: Int = 2) -> String {
+    package static func padded(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }

@@ -1,4 +1,5 @@
 package import Foundation
+package import KFeedHTTP
 
 /// The rate-limit figures X sends with every response (`x-rate-limit-*`, and the optional 24-hour ones).
 package struct RateLimit: Sendable, Hashable, Codable {

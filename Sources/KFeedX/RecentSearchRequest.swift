@@ -1,4 +1,5 @@
 package import Foundation
+import KFeedHTTP
 
 /// One page request of `GET /2/tweets/search/recent`, with exactly the fields and expansions kfeed reads.
 package struct RecentSearchRequest: Sendable, Hashable {

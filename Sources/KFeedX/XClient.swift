@@ -1,5 +1,6 @@
 package import Foundation
 package import KFeedBase
+package import KFeedHTTP
 package import Logging
 
 /// The recent-search client: pages while the caller wants more posts and the page budget allows, turns X's
@@ -56,9 +57,9 @@ package struct XClient: Sendable {
         package var apiVersion: String?
         /// The posts the pages held (what X bills).
         package var postsRead = 0
-        /// Every page: its body as X sent it (what a later refresh may still choose from), and as decoded (so that
-        /// no one decodes a body twice).
-        var pages: [(body: Data, decoded: SearchPage)] = []
+        /// Every page: its body as X sent it (what a later refresh may still choose from), and that page alone
+        /// joined (so that no one decodes a body twice).
+        package var pages: [(body: Data, results: SearchResults)] = []
     }
 
     /// The configuration.
@@ -139,7 +140,9 @@ package struct XClient: Sendable {
             let page = try SearchPage.decode(response.body)
             read(page.data.map(\.id))
             outcome.postsRead += page.data.count + page.undecodableElements
-            outcome.pages.append((response.body, page))
+            var pageResults = SearchResults()
+            pageResults.append(page)
+            outcome.pages.append((response.body, pageResults))
             let missing = page.missingNeededFields
             guard missing.isEmpty else {
                 throw KFeedError(
