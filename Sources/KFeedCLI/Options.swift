@@ -7,6 +7,31 @@ import KFeedImages
 // The command line's options, one group per concern: each command takes the groups it uses and no other
 // (docs/commands.md). Every group writes what it was given into an `Invocation`, which resolves the feeds once.
 
+/// Every group of a command that refreshes (`timeline`, `refresh`, `serve`): which feeds, where their cache is, their
+/// settings, how to reach X, the instant and how much to say.
+struct RefreshingOptions: ParsableArguments {
+    @OptionGroup var selection: FeedSelection
+    @OptionGroup var cache: CacheLocation
+    @OptionGroup var search: SearchOptions
+    @OptionGroup var timeline: TimelineOptions
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var clock: ClockOption
+    @OptionGroup var output: VerbosityOptions
+
+    /// What was given, to resolve.
+    var invocation: Invocation {
+        Invocation(
+            selection: selection,
+            cache: cache,
+            clock: clock,
+            verbosity: output.verbosity,
+            source: source,
+            search: search,
+            timeline: timeline
+        )
+    }
+}
+
 /// `--config`, `--feed`: which feeds a command works on.
 struct FeedSelection: ParsableArguments {
     @Option(

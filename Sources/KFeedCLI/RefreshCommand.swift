@@ -12,27 +12,13 @@ struct RefreshCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var selection: FeedSelection
-    @OptionGroup var cache: CacheLocation
-    @OptionGroup var search: SearchOptions
-    @OptionGroup var timeline: TimelineOptions
-    @OptionGroup var source: SourceOptions
-    @OptionGroup var clock: ClockOption
-    @OptionGroup var output: VerbosityOptions
+    @OptionGroup var options: RefreshingOptions
 
     @Flag(help: "Refresh now, ignoring the reload date and any back-off.")
     var force = false
 
     func run() async throws {
-        let feeds = try Invocation(
-            selection: selection,
-            cache: cache,
-            clock: clock,
-            verbosity: output.verbosity,
-            source: source,
-            search: search,
-            timeline: timeline
-        ).feeds()
+        let feeds = try options.invocation.feeds()
         try await refresh(feeds)
     }
 
@@ -40,7 +26,7 @@ struct RefreshCommand: AsyncParsableCommand {
     /// budget is spent, and the worst feed's error (its exit code) when any failed.
     private func refresh(_ feeds: Feeds) async throws {
         let now = feeds.now
-        let results = try await feeds.refresh(named: selection.names).refresh(now: now, force: force)
+        let results = try await feeds.refresh(named: options.selection.names).refresh(now: now, force: force)
         var failures: [(name: String, error: KFeedError)] = []
         var spentUntil: Date?
         for (name, result) in results {

@@ -23,13 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var selection: FeedSelection
-    @OptionGroup var cache: CacheLocation
-    @OptionGroup var search: SearchOptions
-    @OptionGroup var timeline: TimelineOptions
-    @OptionGroup var source: SourceOptions
-    @OptionGroup var clock: ClockOption
-    @OptionGroup var output: VerbosityOptions
+    @OptionGroup var options: RefreshingOptions
 
     @Option(
         help: ArgumentHelp(
@@ -67,15 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     var trmnlDevices: [String] = []
 
     func run() async throws {
-        let invocation = Invocation(
-            selection: selection,
-            cache: cache,
-            clock: clock,
-            verbosity: output.verbosity,
-            source: source,
-            search: search,
-            timeline: timeline
-        )
+        let invocation = options.invocation
         let feeds = try invocation.feeds()
         try await serve(
             feeds,
@@ -88,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// the flags at the paths outside `/f/`. `--trmnl-device` adds devices of the first feed; `--refresh` refreshes
     /// them all under the budget.
     private func serve(_ feeds: Feeds, clock: @escaping @Sendable () -> Date) async throws {
-        let listed = feeds.members(named: selection.names)
+        let listed = feeds.members(named: options.selection.names)
         let file = feeds.file
         var devices: [String: String] = (file?.serve.devices ?? [:]).filter { device in
             listed.contains { $0.name == device.value }
@@ -106,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         try Self.checkToken(feeds, refreshing: refresh)
         let verbose = feeds.verbosity == .verbose
         let extra = refresh ? Dictionary(shown.map { ($0, [DisplayProfile.trmnl]) }, uniquingKeysWith: { $1 }) : [:]
-        let source = feeds.refresh(named: selection.names, alsoRendering: extra)
+        let source = feeds.refresh(named: options.selection.names, alsoRendering: extra)
         let served = listed.map { feed in
             // The feed's profiles: what --refresh renders, and the only renders ?profile= may ask for; none: any.
             let names = Set(feed.settings.profiles.map(\.name))

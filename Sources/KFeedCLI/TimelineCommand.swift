@@ -15,13 +15,7 @@ struct TimelineCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var selection: FeedSelection
-    @OptionGroup var cache: CacheLocation
-    @OptionGroup var search: SearchOptions
-    @OptionGroup var timeline: TimelineOptions
-    @OptionGroup var source: SourceOptions
-    @OptionGroup var clock: ClockOption
-    @OptionGroup var output: VerbosityOptions
+    @OptionGroup var options: RefreshingOptions
 
     @Flag(help: "Print the manifest (timeline.json) instead of the table.")
     var json = false
@@ -30,16 +24,8 @@ struct TimelineCommand: AsyncParsableCommand {
     var refresh = false
 
     func run() async throws {
-        let feeds = try Invocation(
-            selection: selection,
-            cache: cache,
-            clock: clock,
-            verbosity: output.verbosity,
-            source: source,
-            search: search,
-            timeline: timeline
-        ).feeds()
-        let feed = try feeds.member(named: selection.names.first)
+        let feeds = try options.invocation.feeds()
+        let feed = try feeds.member(named: options.selection.names.first)
         var manifest = try feed.store.manifest()
         if manifest == nil || refresh || feeds.replay != nil {
             if manifest == nil && feeds.replay == nil && feeds.verbosity != .quiet {
