@@ -134,6 +134,18 @@ let package = Package(
             name: "KFeedCLITests",
             dependencies: ["KFeedCLI", "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedTestSupport"]
         ),
+        .testTarget(
+            name: "KFeedServeTests",
+            dependencies: [
+                "KFeed", "KFeedBase", "KFeedImages", "KFeedServe", "KFeedTestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
     ]
 )
 

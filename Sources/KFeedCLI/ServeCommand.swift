@@ -5,6 +5,7 @@ import KFeedBase
 import KFeedConfig
 import KFeedImages
 import KFeedServe
+import Logging
 
 /// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`DESIGN.md` §5).
 struct ServeCommand: AsyncParsableCommand {
@@ -95,9 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             key: key,
             trmnlDevices: Dictionary(trmnlDevices.map { ($0, "default") }, uniquingKeysWith: { first, _ in first }),
             now: clock,
-            isVerbose: verbose,
-            log: Self.log(settings),
-            warn: Self.warn(settings),
+            logger: Self.logger(settings),
             refresh: refresh ? Self.refreshing(feed, clock: clock, verbose: verbose) : nil,
             renderSources: Self.renderSources(replay: settings.replay)
         )
@@ -144,9 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             trmnlDevices: devices,
             status: { FeedsStatus(of: source, at: $0) },
             now: clock,
-            isVerbose: verbose,
-            log: Self.log(settings),
-            warn: Self.warn(settings),
+            logger: Self.logger(settings),
             refresh: refresh ? Self.refreshing(source, clock: clock, verbose: verbose) : nil,
             renderSources: Self.renderSources(replay: settings.replay)
         )
@@ -186,16 +183,16 @@ struct ServeCommand: AsyncParsableCommand {
         Self.clock(startingAt: settings.now, isFixed: options.now != nil || environment["KFEED_NOW"] != nil)
     }
 
-    /// Where per-request lines go: stderr with `-v`.
-    private static func log(_ settings: Settings) -> @Sendable (String) -> Void {
-        let verbose = settings.verbosity == .verbose
-        return { line in if verbose { Console.info(line) } }
-    }
-
-    /// Where warnings go: stderr unless `-q`.
-    private static func warn(_ settings: Settings) -> @Sendable (String) -> Void {
-        let quiet = settings.verbosity == .quiet
-        return { line in if !quiet { Console.warning(line) } }
+    /// The server's logger (stderr, through the handler `LoggingSystem.bootstrap` installed): per-request lines
+    /// (`debug`) with `-v`, warnings unless `-q`.
+    private static func logger(_ settings: Settings) -> Logger {
+        var logger = Logger(label: "kfeed-serve")
+        switch settings.verbosity {
+        case .verbose: logger.logLevel = .debug
+        case .quiet: logger.logLevel = .error
+        case .normal: logger.logLevel = .info
+        }
+        return logger
     }
 
     /// The transport that fetches the source pictures of renders made on demand: the replay's recorded images
