@@ -334,4 +334,120 @@ struct KFeedServerTests {
             #expect(later["filename"] as? String == after["filename"] as? String)
         }
     }
+
+    // MARK: - Renders on demand
+
+    @Test func aTRMNLClientOfACacheMadeWithoutProfilesGetsARenderMadeOnDemand() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let manifest = try #require(try CacheStore(directory: cache.url).manifest())
+        #expect(manifest.entries.allSatisfy { $0.renders == nil })
+        let entry = manifest.entries[1]  // 10:00Z covers 10:30Z
+        // The source pictures come from the replay's recorded X renditions (no traffic at all).
+        let clock = ManualNow("2026-11-22T10:30:00Z")
+        try await InProcessServer.test(InProcessServer.configuration(cache: cache.url, now: clock)) { server in
+            let headers = [HTTPHeader("ID", "AA:BB:CC:00:11:22"), HTTPHeader("Access-Token", "anything")]
+            // Four panels at once: one render, made once, the same URL for all of them.
+            let urls = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let answer = try await server.get("\(InProcessServer.base)/api/display", headers: headers)
+                        #expect(answer.status == 200 && answer[header: "cache-control"] == "no-store")
+                        let json = try Self.json(answer.body)
+                        #expect(json["status"] as? Int == 0)
+                        #expect(json["filename"] as? String == "kfeed-1795341600-\(entry.media.key)")
+                        return try #require(json["image_url"] as? String)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(urls).count == 1, "\(urls)")
+            let url = try #require(urls.first)
+            #expect(
+                url.hasPrefix("\(InProcessServer.base)/renders/\(entry.media.key)-trmnl-") && url.contains(".png?v=")
+            )
+            let png = try await server.get(url)
+            #expect(png.status == 200 && png[header: "content-type"] == "image/png")
+            #expect(png[header: "cache-control"] == "public, max-age=31536000, immutable")
+            let decoded = try DecodedPNG(png.body)
+            #expect(decoded.width == 800 && decoded.height == 480 && decoded.bitDepth == 1)
+            #expect(png.body.count <= 90_000)
+            #expect((try await server.get("\(InProcessServer.base)/current.jpg?profile=trmnl")).body == png.body)
+            let redirect = try Self.json((try await server.get("\(InProcessServer.base)/trmnl/redirect.json")).body)
+            #expect(redirect["url"] as? String == url)
+
+            // A full-colour profile too: a baseline JPEG of the panel's size.
+            let frame = try await server.get("\(InProcessServer.base)/current.jpg?profile=frame")
+            #expect(frame.status == 200 && frame[header: "content-type"] == "image/jpeg")
+            #expect(frame.body.starts(with: [0xFF, 0xD8]))
+            // A profile too large to render on demand is refused, never attempted.
+            let huge = try await server.get("\(InProcessServer.base)/current.jpg?profile=4000x4000:rgb")
+            #expect(huge.status == 404)
+        }
+    }
+
+    @Test func moreDistinctRendersAtOnceThanTheQueueHoldsAllGetAPictureNeverA5xx() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let clock = ManualNow("2026-11-22T10:30:00Z")
+        try await InProcessServer.test(InProcessServer.configuration(cache: cache.url, now: clock)) { server in
+            // Twenty small panels, all different, asked at once: more than twice the 8 renders the shelf queues.
+            let sizes = (0..<20).map { "\(240 + 8 * $0)x\(160 + 8 * $0):rgb" }
+            let statuses = try await withThrowingTaskGroup(of: (String, Int, Int).self) { group in
+                for size in sizes {
+                    group.addTask {
+                        let answer = try await server.get("\(InProcessServer.base)/current.jpg?profile=\(size)")
+                        return (size, answer.status, answer.body.count)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 20)
+            for (size, status, bytes) in statuses {
+                #expect(status == 200 && bytes > 0, "\(size): \(status)")
+            }
+        }
+    }
+
+    @Test func everyJSONAnswerCarriesURLsOrCacheRelativePathsNeverTheServersFilePaths() async throws {
+        let cache = try await KFeedProcess.sampleCache(profiles: ["trmnl"])
+        defer { cache.remove() }
+        // A refresh error that names a file in the cache directory, as state.json may hold one.
+        var state = RefreshState()
+        state.recordFailure(
+            KFeedError(.io, "cannot write \(cache.url.appendingPathComponent("images/x.jpg").path): disk full"),
+            now: Date(timeIntervalSince1970: 1_795_330_000)
+        )
+        try InstantFormat.jsonEncoder().encode(state).write(to: cache.url.appendingPathComponent("state.json"))
+        #expect(CacheStore(directory: cache.url).state()?.lastError?.message.hasPrefix("cannot write /") == true)
+        let paths = [cache.url.path, cache.url.resolvingSymlinksInPath().path]
+        let auth = [HTTPHeader("Authorization", "Bearer \(Self.key)")]
+        for now in ["2026-11-22T10:30:00Z", "2026-11-23T09:00:00Z"] {  // current, then stale
+            let configuration = InProcessServer.configuration(cache: cache.url, now: ManualNow(now), key: Self.key)
+            try await InProcessServer.test(configuration) { server in
+                var scanned = 0
+                for path in [
+                    "/current.json", "/timeline.json", "/healthz", "/api/display", "/trmnl/redirect.json", "/api/setup",
+                    "/current.jpg?profile=nonsense", "/nothing", "/current.json?profile=x",
+                ] {
+                    let answer = try await server.get("\(InProcessServer.base)\(path)", headers: auth)
+                    #expect(answer[header: "content-type"] == "application/json", "\(path)")
+                    let text = String(decoding: answer.body, as: UTF8.self)
+                    #expect(paths.allSatisfy { !text.contains($0) }, "\(path): \(text)")
+                    scanned += 1
+                }
+                #expect(scanned == 9)
+                let health = try Self.json(
+                    (try await server.get("\(InProcessServer.base)/healthz", headers: auth)).body
+                )
+                #expect(health["last_error"] as? String == "cannot write DIR/images/x.jpg: disk full")
+                let current = try Self.json(
+                    (try await server.get("\(InProcessServer.base)/current.json", headers: auth)).body
+                )
+                #expect((current["image"] as? String)?.hasPrefix("images/") == true)
+                #expect((current["image_url"] as? String)?.hasPrefix("\(InProcessServer.base)/images/") == true)
+                #expect((current["renders"] as? [String: String])?["trmnl"]?.hasPrefix("renders/") == true)
+            }
+        }
+    }
 }
