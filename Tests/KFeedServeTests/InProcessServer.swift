@@ -68,6 +68,15 @@ struct InProcessServer: Sendable {
         )
     }
 
+    /// The configuration of a server of several feeds (a feeds file's: each under `/f/NAME/`, the first also at the
+    /// paths outside `/f/`), `caches` by name in order.
+    static func configuration(feeds caches: [(String, URL)], now: ManualNow) -> ServeConfiguration {
+        var configuration = configuration(cache: caches[0].1, now: now)
+        configuration.feeds = caches.map { ServeConfiguration.Feed(name: $0.0, cacheDirectory: $0.1) }
+        configuration.servesFeedPaths = true
+        return configuration
+    }
+
     /// Runs `body` with a client of the server `configuration` makes.
     static func test(
         _ configuration: ServeConfiguration,

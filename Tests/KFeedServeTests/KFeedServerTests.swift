@@ -450,4 +450,62 @@ struct KFeedServerTests {
             }
         }
     }
+
+    // MARK: - Feeds
+
+    @Test func theRootListsTheFeedsAndAnUnknownFeedIs404() async throws {
+        let news = try await KFeedProcess.sampleCache()
+        defer { news.remove() }
+        let pets = try await KFeedProcess.sampleCache(entries: 4)
+        defer { pets.remove() }
+        let caches = ["news": news.url, "pets": pets.url]
+        let configuration = InProcessServer.configuration(
+            feeds: [("news", news.url), ("pets", pets.url)],
+            now: ManualNow("2026-11-22T10:30:00Z")
+        )
+        try await InProcessServer.test(configuration) { server in
+            let base = InProcessServer.base
+            let list = try await server.get("\(base)/")
+            #expect(list.status == 200 && list[header: "content-type"] == "text/html; charset=utf-8")
+            // Shared until the first feed's entry ends, like every page that shows an entry.
+            #expect(list[header: "cache-control"] == "public, stale-while-revalidate=10")
+            #expect(list[header: "expires"] == "Sun, 22 Nov 2026 11:00:00 GMT")
+            #expect(list[header: "etag"] != nil && list[header: "vary"] == nil)
+            let html = String(decoding: list.body, as: UTF8.self)
+            #expect(html.components(separatedBy: "<li class=\"card").count - 1 == 2)
+            for feed in ["news", "pets"] {
+                let directory = try #require(caches[feed])
+                let entry = try #require(try CacheStore(directory: directory).manifest()).entries[1]
+                #expect(html.contains("<img class=\"media\" src=\"f/\(feed)/\(try #require(entry.image))?v="))
+                for link in ["", "widget", "current.json"] { #expect(html.contains("href=\"f/\(feed)/\(link)\"")) }
+                #expect(html.contains("@\(HTMLEscaping.escape(entry.author.username))"))
+            }
+            #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"))
+
+            // An unknown feed: 404 with a JSON error naming the feeds there are; /f/NAME without its slash: its page.
+            let unknown = try await server.get("\(base)/f/nope/current.json")
+            #expect(unknown.status == 404 && unknown[header: "content-type"] == "application/json")
+            #expect(unknown[header: "cache-control"] == "no-store")
+            #expect(
+                try Self.json(unknown.body)["error"] as? String == "no feed 'nope' here: this server serves news, pets"
+            )
+            #expect((try await server.get("\(base)/f/")).status == 404)
+            let slashless = try await server.get("\(base)/f/pets")
+            #expect(slashless.status == 308 && slashless[header: "location"] == "/f/pets/")
+            #expect((try await server.get("\(base)/f/pets/nothing")).status == 404)
+        }
+    }
+
+    @Test func withoutAFeedsFileThereAreNoFeedPaths() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let clock = ManualNow("2026-11-22T10:30:00Z")
+        try await InProcessServer.test(InProcessServer.configuration(cache: cache.url, now: clock)) { server in
+            #expect((try await server.get("\(InProcessServer.base)/f/default/current.json")).status == 404)
+            let preview = String(decoding: try await server.get("\(InProcessServer.base)/").body, as: UTF8.self)
+            #expect(preview.components(separatedBy: "<li class=\"card").count - 1 == 6)
+            let health = try Self.json((try await server.get("\(InProcessServer.base)/healthz")).body)
+            #expect(health["feeds"] == nil && health["budget"] == nil && health["status"] as? String == "ok")
+        }
+    }
 }
