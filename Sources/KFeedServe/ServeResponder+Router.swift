@@ -5,6 +5,8 @@ import Hummingbird
 /// `/f/` (the default feed) and, with a feeds file, in the route group `/f/:feed`. Every route takes every standard
 /// method, so that a method it does not answer gets `405` with `Allow` (the router alone would say `404`); a path no
 /// route has gets the server's own `404` (``NotFoundMiddleware``; `401` first when the key is required and missing).
+/// No catch-all route (`**`): beside a route's parameter (`:file`) the router's validation (in debug builds) refuses
+/// one.
 extension ServeResponder {
     /// The methods every route is registered for.
     static let registeredMethods: [HTTPRequest.Method] = [
@@ -21,7 +23,6 @@ extension ServeResponder {
             let group = router.group("f/:feed")
             on(group, "", feedsFile: true, .feedRoot)
             routes(on: group, feedsFile: true)
-            on(group, "**", feedsFile: true, .unknown)
         }
         return router
     }
@@ -69,7 +70,12 @@ struct NotFoundMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            return await responder.respond(to: request, target: .unknown, feed: nil)
+            // Under `/f/`, the feed the path names (so that an unknown one is said to be unknown).
+            let path = request.uri.path
+            let feed =
+                responder.feeds.servesFeedPaths && path.hasPrefix("/f/")
+                ? path.dropFirst(3).prefix { $0 != "/" } : nil
+            return await responder.respond(to: request, target: .unknown, feed: feed.map(String.init))
         }
     }
 }

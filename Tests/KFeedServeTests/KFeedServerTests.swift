@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import KFeed
 import KFeedBase
 import KFeedImages
-import KFeedServe
 import KFeedTestSupport
 import Testing
+
+@testable import KFeedServe
 
 /// `kfeed serve`'s answers, in process (``InProcessServer``: HummingbirdTesting's router framework) on a cache made
 /// from the bundled sample by the built binary, at instants the tests set and move by hand. What needs a socket,
@@ -21,6 +23,20 @@ struct KFeedServerTests {
     /// `Expires` as an instant.
     private static func expires(_ answer: Answer) -> Date? {
         answer[header: "expires"].flatMap(InstantFormat.date(fromHTTPDate:))
+    }
+
+    // MARK: - Routes
+
+    @Test(arguments: [false, true])
+    func theRoutesPassTheRoutersValidation(feedsFile: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let clock = ManualNow("2026-11-22T10:30:00Z")
+        let configuration =
+            feedsFile
+            ? InProcessServer.configuration(feeds: [("news", directory.url), ("pets", directory.url)], now: clock)
+            : InProcessServer.configuration(cache: directory.url, now: clock)
+        try ServeResponder(settings: configuration).router().validate()
     }
 
     // MARK: - Time
