@@ -20,6 +20,7 @@ package struct KFeedCommand: AsyncParsableCommand {
 
     /// Parses the arguments, runs the command, and exits with the contract's code; every error is one line on stderr.
     package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        LoggingSystem.bootstrap { _ in ConsoleLogHandler() }
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
@@ -112,7 +113,9 @@ enum Console {
 }
 
 /// Prints the library's log lines as `kfeed` always has: `kfeed: MESSAGE` on stderr, one line each, no timestamp
-/// or level (the `Logger`'s level decides which lines come: debug ones with `-v`).
+/// (the `Logger`'s level decides which lines come: debug ones with `-v`); warnings and errors as `Console` prints
+/// them (`kfeed: warning: MESSAGE`). The handler of every `Logger` of the executable (`LoggingSystem.bootstrap`, in
+/// ``KFeedCommand/run(arguments:)``).
 struct ConsoleLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
@@ -123,6 +126,10 @@ struct ConsoleLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        Console.info("\(event.message)")
+        switch event.level {
+        case .warning: Console.warning("\(event.message)")
+        case .error, .critical: Console.error("\(event.message)")
+        default: Console.info("\(event.message)")
+        }
     }
 }

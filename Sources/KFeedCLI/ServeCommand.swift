@@ -6,6 +6,7 @@ import KFeedConfig
 import KFeedHTTP
 import KFeedImages
 import KFeedServe
+import Logging
 
 /// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`docs/serve.md`).
 struct ServeCommand: AsyncParsableCommand {
@@ -90,7 +91,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let (address, key) = try addressAndKey(listen ?? file?.serve.listen ?? .default, keyFile: keyPath)
         try Self.checkToken(feeds, refreshing: refresh)
-        let verbose = feeds.verbosity == .verbose
         let extra = refresh ? Dictionary(shown.map { ($0, [DisplayProfile.trmnl]) }, uniquingKeysWith: { $1 }) : [:]
         let source = feeds.refresh(named: options.selection.names, alsoRendering: extra)
         let served = listed.map { feed in
@@ -114,9 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
             trmnlDevices: devices,
             status: status,
             now: clock,
-            isVerbose: verbose,
-            log: Self.log(feeds),
-            warn: Self.warn(feeds),
+            logger: Self.logger(feeds),
             refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
             renderSources: Self.renderSources(replay: feeds.replay)
         )
@@ -155,16 +153,16 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try TokenSource.token(tokenFile: feeds.tokenFile, environment: feeds.environment) { _ in }
     }
 
-    /// Where per-request lines go: stderr with `-v`.
-    private static func log(_ feeds: Feeds) -> @Sendable (String) -> Void {
-        let verbose = feeds.verbosity == .verbose
-        return { line in if verbose { Console.info(line) } }
-    }
-
-    /// Where warnings go: stderr unless `-q`.
-    private static func warn(_ feeds: Feeds) -> @Sendable (String) -> Void {
-        let quiet = feeds.verbosity == .quiet
-        return { line in if !quiet { Console.warning(line) } }
+    /// The server's logger (stderr, through the handler `LoggingSystem.bootstrap` installed): per-request lines
+    /// (`debug`) with `-v`, warnings unless `-q`.
+    private static func logger(_ feeds: Feeds) -> Logger {
+        var logger = Logger(label: "kfeed-serve")
+        switch feeds.verbosity {
+        case .verbose: logger.logLevel = .debug
+        case .quiet: logger.logLevel = .error
+        case .normal: logger.logLevel = .info
+        }
+        return logger
     }
 
     /// The transport that fetches the source pictures of renders made on demand: the replay's recorded images

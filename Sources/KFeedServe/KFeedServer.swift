@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 package import KFeed
 import KFeedBase
@@ -20,34 +20,16 @@ package enum KFeedServer {
         _ configuration: ServeConfiguration,
         onListening: @escaping @Sendable (ListenAddress) -> Void
     ) async throws {
-        let responder = try ServeResponder(settings: configuration)
-        for feed in responder.feeds.all { _ = feed.cache.current() }
-        var logger = Logger(label: "kfeed-serve") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = .critical
-        let timeout = configuration.headerTimeout.components
-        let app = Application(
-            responder: responder,
-            server: HTTPServerBuilder { handler in
-                ServeChannel(responder: handler, immediate: responder, idleTimeout: .seconds(max(1, timeout.seconds)))
-            },
-            configuration: ApplicationConfiguration(
-                address: .hostname(configuration.listen.host, port: configuration.listen.port),
-                serverName: "kfeed",
-                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
-            ),
-            onServerRunning: { channel in
-                var address = configuration.listen
-                if let port = channel.localAddress?.port { address.port = port }
-                configuration.boundAddress.withLock { $0 = address }
-                onListening(address)
-            },
-            logger: logger
-        )
+        let app = try application(configuration, onListening: onListening)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
         if let refresh = configuration.refresh {
             services.append(
                 .init(
-                    service: RefreshService(refresh: refresh, interval: configuration.refreshCheckInterval),
+                    service: RefreshService(
+                        refresh: refresh,
+                        interval: configuration.refreshCheckInterval,
+                        clock: configuration.clock
+                    ),
                     successTerminationBehavior: .ignore,
                     failureTerminationBehavior: .ignore
                 )
@@ -56,7 +38,7 @@ package enum KFeedServer {
         var group = ServiceGroupConfiguration(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
+            logger: quietLogger
         )
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         group.maximumCancellationDuration = .seconds(1)
@@ -71,5 +53,44 @@ package enum KFeedServer {
                 underlying: error
             )
         }
+    }
+
+    /// The server as a Hummingbird application: `configuration`'s routes on its router, HTTP/1.1 connections
+    /// with the header and idle timeout, as Hummingbird sets them up. (An answer path on the event loop beside the
+    /// router, for `/current.jpg` and the files, was removed: it earned nothing measurable on `bench/serve.sh`,
+    /// see `docs/architecture.md`.) ``run(_:onListening:)`` runs it; tests call it in process
+    /// (`HummingbirdTesting`'s `app.test(.router)`).
+    /// - Throws: `KFeedError` `.configuration` when a key is set and its URLs cannot be signed (no libcrypto).
+    package static func application(
+        _ configuration: ServeConfiguration,
+        onListening: @escaping @Sendable (ListenAddress) -> Void = { _ in }
+    ) throws -> Application<RouterResponder<BasicRequestContext>> {
+        let responder = try ServeResponder(settings: configuration)
+        for feed in responder.feeds.all { _ = feed.cache.current() }
+        let timeout = configuration.headerTimeout.components
+        return Application(
+            router: responder.router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(max(1, timeout.seconds)))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                serverName: "kfeed",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+            ),
+            onServerRunning: { channel in
+                var address = configuration.listen
+                if let port = channel.localAddress?.port { address.port = port }
+                configuration.boundAddress.withLock { $0 = address }
+                onListening(address)
+            },
+            logger: quietLogger
+        )
+    }
+
+    /// Hummingbird's and the service group's own logger: only what stops the server (its lines are not kfeed's;
+    /// the server's own go through ``ServeConfiguration/logger``).
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "kfeed-serve.framework")
+        logger.logLevel = .critical
+        return logger
     }
 }

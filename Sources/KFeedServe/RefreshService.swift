@@ -5,12 +5,14 @@ import ServiceLifecycle
 struct RefreshService: Service {
     let refresh: @Sendable () async -> Void
     let interval: Duration
+    /// The clock the timer runs on (``ServeConfiguration/clock``).
+    let clock: any Clock<Duration>
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await refresh()
-                try await Task.sleep(for: interval)
+                try await clock.sleep(for: interval)
             }
         }
     }

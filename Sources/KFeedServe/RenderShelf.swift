@@ -81,18 +81,17 @@ final class RenderShelf: @unchecked Sendable {
         // A full queue: the previous picture for this profile if there is one, else wait for a place (within the
         // same limit) rather than refuse.
         var task = enqueue(entry, profile: profile, in: generation, key: key)
-        let clock = ContinuousClock()
-        let started = clock.now
+        let elapsed = Stopwatch(settings.clock)
         while case .full(let waitFor) = task {
             if let shown = previous() { return shown }
-            let left = Self.waitLimit - started.duration(to: clock.now)
+            let left = Self.waitLimit - elapsed()
             guard left > .zero else { return nil }
             // Others wait for the same place: whoever loses the race waits for the next one.
-            _ = await Self.value(of: waitFor, within: left)
+            _ = await value(of: waitFor, within: left)
             task = enqueue(entry, profile: profile, in: generation, key: key)
         }
         if let done = lock.withLock({ made[key] }) { return done }
-        if case .queued(let queued) = task, let made = await Self.value(of: queued, within: Self.waitLimit) {
+        if case .queued(let queued) = task, let made = await value(of: queued, within: Self.waitLimit) {
             return made
         }
         return previous()
@@ -127,11 +126,12 @@ final class RenderShelf: @unchecked Sendable {
     }
 
     /// `task`'s value, or nil when it takes longer than `limit` (the task runs on).
-    private static func value(of task: Task<Made?, Never>, within limit: Duration) async -> Made? {
-        await withTaskGroup(of: Made??.self) { group in
+    private func value(of task: Task<Made?, Never>, within limit: Duration) async -> Made? {
+        let clock = settings.clock
+        return await withTaskGroup(of: Made??.self) { group in
             group.addTask { .some(await task.value) }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
                 return .none
             }
             let first = await group.next() ?? nil
@@ -210,16 +210,19 @@ final class RenderShelf: @unchecked Sendable {
             switch await fetcher.download(candidates) {
             case .success(let jpeg): source = .success(jpeg)
             case .failure(let reason):
-                settings.log("render \(render.path): the source picture: \(reason); using the cached image")
+                settings.logger.debug("render \(render.path): the source picture: \(reason); using the cached image")
                 if cached == nil { source = .failure(reason) }
             }
         }
         do {
             let data = try await render.data(from: source, hadSource: !entry.placeholder, budget: budget)
-            settings.log("rendered \(render.path) on demand (\(data.count) bytes)")
-            return Made(path: render.path, file: ServedFile(bytes: [UInt8](data), path: render.path, modified: Date()))
+            settings.logger.debug("rendered \(render.path) on demand (\(data.count) bytes)")
+            return Made(
+                path: render.path,
+                file: ServedFile(bytes: [UInt8](data), path: render.path, modified: settings.now())
+            )
         } catch {
-            settings.warn("cannot render \(profile.name) on demand: \(error.message)")
+            settings.logger.warning("cannot render \(profile.name) on demand: \(error.message)")
             return nil
         }
     }
@@ -228,9 +231,7 @@ final class RenderShelf: @unchecked Sendable {
     private func imageFetcher() -> ImageFetcher? {
         lock.withLock {
             if let fetcher { return fetcher }
-            var logger = Logger(label: "kfeed-serve")
-            logger.logLevel = settings.isVerbose ? .debug : .info
-            let made = (try? settings.renderSources?()).map { ImageFetcher(transport: $0, logger: logger) }
+            let made = (try? settings.renderSources?()).map { ImageFetcher(transport: $0, logger: settings.logger) }
             fetcher = .some(made)
             return made
         }

@@ -1,6 +1,7 @@
 package import Foundation
 package import KFeed
 package import KFeedHTTP
+package import Logging
 
 /// What `kfeed serve` serves, where, and to whom (`docs/serve.md`).
 package struct ServeConfiguration: Sendable {
@@ -38,16 +39,16 @@ package struct ServeConfiguration: Sendable {
     package var trmnlDevices: [String: String]
     /// The figures `kfeed status --json` prints, for `/healthz` (with a feeds file): read at each request.
     package var status: (@Sendable (Date) -> FeedsStatus)?
-    /// The clock: the instant each request is answered for.
+    /// The wall clock: the instant each request is answered for (and a render's date).
     package var now: @Sendable () -> Date
+    /// The clock the server waits and measures by: a render's wait (``RenderShelf/waitLimit``), the refresh timer,
+    /// a request's time in the `-v` line, the pause after a timeline that failed to load. Tests pass a `TestClock`.
+    package var clock: any Clock<Duration>
     /// The zone `/` and `/widget` show times in.
     package var timeZone: TimeZone
-    /// Whether to log a line per request.
-    package var isVerbose: Bool
-    /// Receives verbose lines (per request, TRMNL device reports); never given a key.
-    package var log: @Sendable (String) -> Void
-    /// Receives lines that are always shown (a refused TRMNL setup, a refresh failure).
-    package var warn: @Sendable (String) -> Void
+    /// Where the server's lines go: `debug` per request and for TRMNL device reports (shown with `-v`), `warning`
+    /// for what the owner must see (a refused TRMNL setup, a timeline that cannot be loaded); never given a key.
+    package var logger: Logger
     /// The most connections open at once; more wait in the backlog.
     package var maxConnections: Int
     /// How long a connection may take to send a request's headers, and stay idle between requests.
@@ -62,6 +63,9 @@ package struct ServeConfiguration: Sendable {
     /// the token); called once, on the first such render; nil renders from the cached images alone.
     package var renderSources: (@Sendable () throws -> any HTTPTransport)?
 
+    /// Whether a line per request is logged (the logger's level is `debug`: `-v`).
+    var isVerbose: Bool { logger.logLevel <= .debug }
+
     /// The address actually bound (its port when `listen.port` is 0), once listening.
     let boundAddress: Locked<ListenAddress>
 
@@ -74,10 +78,9 @@ package struct ServeConfiguration: Sendable {
         trmnlDevices: [String: String] = [:],
         status: (@Sendable (Date) -> FeedsStatus)? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
+        clock: any Clock<Duration> = ContinuousClock(),
         timeZone: TimeZone = .current,
-        isVerbose: Bool = false,
-        log: @escaping @Sendable (String) -> Void = { _ in },
-        warn: @escaping @Sendable (String) -> Void = { _ in },
+        logger: Logger = Logger(label: "kfeed-serve"),
         maxConnections: Int = 512,
         headerTimeout: Duration = .seconds(5),
         shutdownTimeout: Duration = .seconds(4),
@@ -96,10 +99,9 @@ package struct ServeConfiguration: Sendable {
         )
         self.status = status
         self.now = now
+        self.clock = clock
         self.timeZone = timeZone
-        self.isVerbose = isVerbose
-        self.log = log
-        self.warn = warn
+        self.logger = logger
         self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
         self.shutdownTimeout = shutdownTimeout

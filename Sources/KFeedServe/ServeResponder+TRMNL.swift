@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KFeed
+import Logging
 
 /// TRMNL's BYOS protocol: `/api/setup`, `/api/display`, `/api/log`, and the Redirect plugin's JSON.
 extension ServeResponder {
@@ -29,9 +30,11 @@ extension ServeResponder {
             )
         }
         guard settings.trmnlDevices[id] != nil || key.isPresented(in: request) else {
-            settings.warn(
-                "refused TRMNL setup for device ID '\(Self.printable(id))': to hand it the key, restart with "
-                    + "--trmnl-device \(Self.printable(id))"
+            settings.logger.warning(
+                """
+                refused TRMNL setup for device ID '\(Self.printable(id))': to hand it the key, restart with \
+                --trmnl-device \(Self.printable(id))
+                """
             )
             return .json(
                 Setup(
@@ -43,7 +46,7 @@ extension ServeResponder {
                 status: .notFound
             )
         }
-        settings.log("TRMNL setup for device \(Self.printable(id)): key handed over")
+        settings.logger.debug("TRMNL setup for device \(Self.printable(id)): key handed over")
         return .json(Setup(status: 200, apiKey: key.text, friendlyID: friendly, message: "kfeed: registered"))
     }
 
@@ -70,7 +73,7 @@ extension ServeResponder {
             let parts = fields.compactMap { label, name in
                 request.headers[name].map { "\(label)=\(Self.printable(String($0.prefix(40))))" }
             }
-            settings.log("TRMNL display: \(parts.joined(separator: " "))")
+            settings.logger.debug("TRMNL display: \(parts.joined(separator: " "))")
         }
         let profile = request.uri.queryParameters["profile"].map(String.init) ?? Self.trmnlProfile
         guard let entry = moment.entry else {
@@ -127,7 +130,7 @@ extension ServeResponder {
             return .error(.contentTooLarge, "a log body is at most \(Self.bodyLimit) bytes")
         }
         let id = request.headers[Self.deviceIDHeader].map(Self.normalizedID) ?? "?"
-        settings.log("TRMNL log from \(Self.printable(id)): \(body.readableBytes) bytes")
+        settings.logger.debug("TRMNL log from \(Self.printable(id)): \(body.readableBytes) bytes")
         return ServeAnswer(status: .noContent)
     }
 

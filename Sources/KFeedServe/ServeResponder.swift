@@ -3,16 +3,16 @@ import HTTPTypes
 import Hummingbird
 import KFeed
 import KFeedImages
+import Logging
 
 /// Answers every request of `kfeed serve` (`docs/serve.md`) from the generations ``ServedCache`` holds: one responder
-/// for every feed, the request's path choosing the feed (``ServedFeeds``) and the prefix its URLs take.
-struct ServeResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+/// for every feed. Hummingbird's router (``router()``, `ServeResponder+Router.swift`) chooses the route and the feed
+/// (`/f/NAME/…` is a route group); this makes the answer.
+struct ServeResponder: Sendable {
     /// The largest request body accepted (`/api/log`), in bytes.
     static let bodyLimit = 64 * 1_024
 
-    /// Each feed's generations and renders made on demand, chosen by the request's path.
+    /// Each feed's generations and renders made on demand.
     let feeds: ServedFeeds
     let key: AccessKey?
     /// Signs the picture URLs answers hand out; nil without a key.
@@ -28,99 +28,25 @@ struct ServeResponder: HTTPResponder {
         self.settings = settings
     }
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let start = ContinuousClock.now
-        var request = request
-        let answer = await answer(to: &request)
-        let response = answer.response(to: request)
-        if settings.isVerbose {
-            logRequest(
-                method: request.method,
-                path: request.uri.path,
-                hasQuery: !(request.uri.query ?? "").isEmpty,
-                status: response.status.code,
-                bytes: answer.body.readableBytes,
-                since: start
-            )
-        }
-        return response
+    /// What a path the router matched is for.
+    enum Target: Sendable {
+        /// A route of a feed (the scope: the default feed outside `/f/`, else the group's `:feed`).
+        case route(Route)
+        /// `/` with a feeds file: the list of feeds.
+        case list
+        /// `/f/NAME` (its page, with the slash) or `/f/NAME/…` for a path no route has.
+        case feedRoot
+        /// A path no route has.
+        case unknown
     }
 
-    /// The `-v` line for a request: never the query string, which may carry the key.
-    func logRequest(
-        method: HTTPRequest.Method,
-        path: String,
-        hasQuery: Bool,
-        status: Int,
-        bytes: Int,
-        since start: ContinuousClock.Instant
-    ) {
-        let elapsed = (ContinuousClock.now - start).components
-        let milliseconds = Double(elapsed.attoseconds) / 1e15 + Double(elapsed.seconds) * 1e3
-        settings.log(
-            "\(method) \(Self.printable(path))\(hasQuery ? "?…" : "") \(status) \(bytes) B "
-                + "\(String(format: "%.1f", milliseconds)) ms"
-        )
-    }
-
-    /// The answer to a `GET` or `HEAD` of `/current.jpg` or a file (without a query string, or with only its version
-    /// `?v=`) with the key (when one is required) in a header, computed on the event loop without the asynchronous
-    /// request path; nil for every other request, which takes that path. Same code and same answers as the full path.
-    func immediateAnswer(to head: HTTPRequest) -> ServeAnswer? {
-        guard head.method == .get || head.method == .head, let target = head.path,
-            head.headerFields[.connection] == nil
-        else { return nil }
-        // (`utf8` views: String's own `contains` and `split` go through Foundation here, at a cost per request.)
-        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let path = question.map { String(target[..<$0]) } ?? target
-        var version: Substring?
-        if let question {
-            let query = target[target.index(after: question)...]
-            guard query.hasPrefix("\(ServedFile.versionParameter)="), !query.utf8.contains(UInt8(ascii: "&")) else {
-                return nil
-            }
-            version = query.dropFirst(ServedFile.versionParameter.count + 1)
-        }
-        guard case .feed(let scope, let route?) = feeds.target(of: path) else { return nil }
-        if let key, !key.isPresented(inHeaders: head.headerFields) { return nil }
-        let snapshot = scope.feed.cache.current()
-        let moment = Moment(generation: snapshot.current, now: settings.now())
-        var answer: ServeAnswer
-        switch route {
-        case .currentImage where version == nil: answer = currentImage(moment, snapshot: snapshot)
-        case .file(let relative):
-            answer = file(relative, version: version, snapshot: snapshot, moment: moment, feed: scope.feed)
-        default: return nil
-        }
-        answer.isPrivate = key != nil
-        return answer
-    }
-
-    /// The route of a path, nil for an unknown one.
-    enum Route {
+    /// The routes of one feed, under its prefix.
+    enum Route: Sendable {
         case preview, widget, timeline, currentJSON, currentImage
-        case file(String)
+        /// A file of the generation, under `images/`, `avatars/`, `renders/`, or a top-level placeholder.
+        case file
         case setup, display, log, redirect
         case health
-
-        init?(path: String) {
-            switch path {
-            case "/": self = .preview
-            case "/widget": self = .widget
-            case "/timeline.json": self = .timeline
-            case "/current.json": self = .currentJSON
-            case "/current.jpg": self = .currentImage
-            case "/api/setup": self = .setup
-            case "/api/display": self = .display
-            case "/api/log": self = .log
-            case "/trmnl/redirect.json": self = .redirect
-            case "/healthz": self = .health
-            default:
-                let relative = String(path.dropFirst())
-                guard path.hasPrefix("/"), CacheStore.isGenerationFile(relative) else { return nil }
-                self = .file(relative)
-            }
-        }
 
         /// Whether the route answers a TRMNL device's picture (`/api/display`), which the device's feed decides.
         var isDisplay: Bool {
@@ -135,9 +61,51 @@ struct ServeResponder: HTTPResponder {
         }
     }
 
-    private func answer(to request: inout Request) async -> ServeAnswer {
-        let target = feeds.target(of: request.uri.path)
-        guard let access = access(request, target: target) else {
+    /// The response to `request`, which the router matched to `target` (`feed`: the group's `:feed`, nil outside
+    /// `/f/`), with its `-v` line.
+    func respond(to request: Request, target: Target, feed: String?) async -> Response {
+        let elapsed = Stopwatch(settings.clock)
+        var request = request
+        let answer = await answer(to: &request, target: target, feed: feed)
+        let response = answer.response(to: request)
+        if settings.isVerbose {
+            logRequest(
+                method: request.method,
+                path: request.uri.path,
+                hasQuery: !(request.uri.query ?? "").isEmpty,
+                status: response.status.code,
+                bytes: answer.body.readableBytes,
+                milliseconds: elapsed.milliseconds
+            )
+        }
+        return response
+    }
+
+    /// The `-v` line for a request: never the query string, which may carry the key.
+    func logRequest(
+        method: HTTPRequest.Method,
+        path: String,
+        hasQuery: Bool,
+        status: Int,
+        bytes: Int,
+        milliseconds: Double
+    ) {
+        settings.logger.debug(
+            """
+            \(method) \(Self.printable(path))\(hasQuery ? "?…" : "") \(status) \(bytes) B \
+            \(String(format: "%.1f", milliseconds)) ms
+            """
+        )
+    }
+
+    /// The answer to `request` for `target`: the key checked first (401 without it when one is required), then the
+    /// feed (404 for a name not served), the method (405) and the route.
+    private func answer(to request: inout Request, target: Target, feed name: String?) async -> ServeAnswer {
+        let scope = name.flatMap { feeds.scope(named: $0) } ?? feeds.defaultScope
+        var target = target
+        if !Self.isPlain(request.uri.path, target: target) { target = .unknown }
+        let route: Route? = if case .route(let route) = target { route } else { nil }
+        guard let access = access(request, route: route, scope: scope) else {
             var answer = ServeAnswer.error(
                 .unauthorized,
                 "this server needs its key (Authorization: Bearer, Access-Token or ?key=)"
@@ -146,17 +114,38 @@ struct ServeResponder: HTTPResponder {
             return answer
         }
         var answer: ServeAnswer
-        switch target {
-        case .feed(let scope, let route): answer = await self.answer(to: &request, route: route, scope: scope)
-        case .list: answer = allowing([.get, .head], request) ?? feedList(now: settings.now())
-        case .unknownFeed(let name):
+        if let name, feeds.scope(named: name) == nil {
             answer = .error(.notFound, "no feed '\(Self.printable(name))' here: this server serves \(feeds.names)")
-        case .feedWithoutSlash(let name):
-            answer = ServeAnswer(status: .permanentRedirect)
-            answer.headers[.location] = "/f/\(name)/"
+        } else {
+            switch target {
+            case .route(let route): answer = await self.answer(to: &request, route: route, scope: scope)
+            case .list: answer = allowing([.get, .head], request) ?? feedList(now: settings.now())
+            case .feedRoot where request.uri.path.hasSuffix("/"):
+                answer = await self.answer(to: &request, route: .preview, scope: scope)
+            case .feedRoot:
+                answer = ServeAnswer(status: .permanentRedirect)
+                answer.headers[.location] = "/\(scope.prefix)"
+            case .unknown: answer = .error(.notFound, "no such path")
+            }
         }
         answer.isPrivate = access == .key
         return answer
+    }
+
+    /// Whether `path` is written as its route is: the router omits empty components (`//`, a trailing `/`), which
+    /// name nothing here (only `/` and a feed's `/f/NAME/` end with a slash); a file's path is one the cache can hold.
+    static func isPlain(_ path: String, target: Target) -> Bool {
+        if path.utf8.count > 1, path.contains("//") { return false }
+        switch target {
+        case .list, .unknown, .feedRoot: return true
+        case .route(.preview): return true
+        case .route(.file):
+            let relative =
+                path.hasPrefix("/f/")
+                ? path.split(separator: "/", maxSplits: 2).last.map(String.init) ?? "" : String(path.dropFirst())
+            return CacheStore.isGenerationFile(relative)
+        case .route: return !path.hasSuffix("/")
+        }
     }
 
     /// A `405` when `request`'s method is not one of `methods`; nil when it is.
@@ -167,8 +156,7 @@ struct ServeResponder: HTTPResponder {
         return answer
     }
 
-    private func answer(to request: inout Request, route: Route?, scope: FeedScope) async -> ServeAnswer {
-        guard let route else { return .error(.notFound, "no such path") }
+    private func answer(to request: inout Request, route: Route, scope: FeedScope) async -> ServeAnswer {
         if let refused = allowing(route.methods, request) { return refused }
         if case .log = route { return await deviceLog(&request) }
         var scope = scope
@@ -194,9 +182,10 @@ struct ServeResponder: HTTPResponder {
             let profile = request.uri.query == nil ? nil : request.uri.queryParameters["profile"].map(String.init)
             guard let profile else { return currentImage(moment, snapshot: snapshot) }
             return await currentRender(moment, snapshot: snapshot, profile: profile, feed: scope.feed)
-        case .file(let relative):
+        case .file:
             let version =
                 request.uri.query == nil ? nil : request.uri.queryParameters[Substring(ServedFile.versionParameter)]
+            let relative = String(request.uri.path.dropFirst(1 + scope.prefix.count))
             return file(relative, version: version, snapshot: snapshot, moment: moment, feed: scope.feed)
         case .setup: return setup(request, moment: moment)
         case .display:
@@ -224,15 +213,14 @@ struct ServeResponder: HTTPResponder {
     /// How `request` is let in; nil when it needs the key and does not carry it. For a file, a valid signature is
     /// checked first (so its answer stays shareable even from a client that also sends the key); `/api/setup` decides
     /// itself (a device has no key before it).
-    private func access(_ request: Request, target: ServedFeeds.Target) -> Access? {
+    private func access(_ request: Request, route: Route?, scope: FeedScope) -> Access? {
         guard let key, let signer else { return .open }
-        if case .feed(let scope, .file(let relative)?) = target,
-            let signature = request.uri.queryParameters[Substring(URLSigner.parameter)],
-            signer.isValid(String(signature), for: scope.prefix + relative)
+        if case .file? = route, let signature = request.uri.queryParameters[Substring(URLSigner.parameter)],
+            signer.isValid(String(signature), for: String(request.uri.path.dropFirst()))
         {
             return .signed
         }
-        if case .feed(_, .setup?) = target { return .key }
+        if case .setup? = route { return .key }
         return key.isPresented(in: request) ? .key : nil
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KFeed
 import KFeedBase
+import Logging
 
 /// The server's holder of the cache: it keeps each newly committed generation (`timeline.json` and every file it
 /// names) in memory (a ``Generation``), the current and the previous one. ``CacheStore`` reads them
@@ -35,7 +36,11 @@ final class ServedCache: @unchecked Sendable {
     private let store: CacheStore
     /// The directory's path, kept out of error messages.
     private let path: String
-    private let log: @Sendable (String) -> Void
+    /// The wall clock, for the pause after a load that failed.
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    /// What each line logged starts with: the feed's name with a feeds file.
+    private let prefix: String
     private let lock = NSLock()
     private let loadLock = NSLock()
     private var snapshot = Snapshot()
@@ -43,11 +48,14 @@ final class ServedCache: @unchecked Sendable {
     private var failedAt = Date.distantPast
     private var loadError: String?
 
-    /// Creates the adapter; nothing is read until the first call.
-    init(directory: URL, log: @escaping @Sendable (String) -> Void) {
+    /// Creates the adapter; nothing is read until the first call. A timeline that cannot be loaded is logged as a
+    /// warning, its line starting with `prefix`.
+    init(directory: URL, now: @escaping @Sendable () -> Date, logger: Logger, prefix: String = "") {
         self.store = CacheStore(directory: directory)
         self.path = store.directory.path
-        self.log = log
+        self.now = now
+        self.logger = logger
+        self.prefix = prefix
     }
 
     /// The generations, after loading `timeline.json` if it changed since the last call.
@@ -59,7 +67,7 @@ final class ServedCache: @unchecked Sendable {
         defer { loadLock.unlock() }
         let (latest, failed, failedAt) = lock.withLock { (snapshot, failedIdentity, self.failedAt) }
         if identity == latest.current?.identity { return latest }
-        if identity == failed, Date().timeIntervalSince(failedAt) < 1 { return latest }
+        if identity == failed, abs(now().timeIntervalSince(failedAt)) < 1 { return latest }
         do {
             let generation = try load()
             return lock.withLock {
@@ -70,10 +78,12 @@ final class ServedCache: @unchecked Sendable {
                 return snapshot
             }
         } catch {
-            log("cannot load \(CacheStore.manifestName): \(error); still serving the last timeline loaded")
+            logger.warning(
+                "\(prefix)cannot load \(CacheStore.manifestName): \(error); still serving the last timeline loaded"
+            )
             return lock.withLock {
                 failedIdentity = identity
-                self.failedAt = Date()
+                self.failedAt = now()
                 loadError = "\(error)"
                 return snapshot
             }
@@ -101,7 +111,9 @@ final class ServedCache: @unchecked Sendable {
     private func load() throws -> Generation {
         let loaded = try store.loadGeneration(limit: Self.fileLimit)
         if !loaded.unreadable.isEmpty {
-            log("the timeline names files that cannot be served: \(loaded.unreadable.joined(separator: ", "))")
+            logger.warning(
+                "\(prefix)the timeline names files that cannot be served: \(loaded.unreadable.joined(separator: ", "))"
+            )
         }
         return Generation(
             manifest: loaded.manifest,

@@ -21,22 +21,10 @@ struct FeedScope: Sendable {
     var prefix: String
 }
 
-/// The feeds of one server, chosen by a request's path: `/f/NAME/…` is feed NAME's (with a feeds file), every other
-/// path the default feed's (the first), exactly as without a feeds file. One ``ServedCache`` and one ``RenderShelf``
-/// per feed, which both of the default feed's prefixes share; one responder for all.
+/// The feeds of one server: `/f/NAME/…` is feed NAME's (with a feeds file), every other path the default feed's (the
+/// first), exactly as without a feeds file. One ``ServedCache`` and one ``RenderShelf`` per feed, which both of the
+/// default feed's prefixes share; one responder for all.
 struct ServedFeeds: Sendable {
-    /// What a request's path is for.
-    enum Target {
-        /// A path of one feed: the feed with its prefix, and the route (nil: no such path).
-        case feed(FeedScope, ServeResponder.Route?)
-        /// `/` with a feeds file: the list of feeds.
-        case list
-        /// `/f/NAME/…` for a NAME this server does not serve.
-        case unknownFeed(String)
-        /// `/f/NAME` without its slash: the feed's page is `/f/NAME/`.
-        case feedWithoutSlash(String)
-    }
-
     /// The feeds, in the feeds file's order; the first is the default.
     let all: [ServedFeed]
     /// Whether `/f/NAME/…` and the list at `/` are served (a feeds file).
@@ -44,7 +32,7 @@ struct ServedFeeds: Sendable {
     /// Each feed under its own prefix (`f/NAME/`), made once rather than per request.
     private let byName: [String: FeedScope]
     /// The default feed under the paths outside `/f/`.
-    private let defaultScope: FeedScope
+    let defaultScope: FeedScope
     /// Device ID → the feed `/api/display` shows it, for devices of a feed other than the default.
     private let devices: [String: String]
 
@@ -55,9 +43,12 @@ struct ServedFeeds: Sendable {
         all = settings.feeds.map { feed in
             ServedFeed(
                 name: feed.name,
-                cache: ServedCache(directory: feed.cacheDirectory) {
-                    settings.warn(named ? "\(feed.name): \($0)" : $0)
-                },
+                cache: ServedCache(
+                    directory: feed.cacheDirectory,
+                    now: settings.now,
+                    logger: settings.logger,
+                    prefix: named ? "\(feed.name): " : ""
+                ),
                 renders: RenderShelf(settings: settings, feed: feed, slot: slot),
                 profiles: feed.profiles
             )
@@ -75,19 +66,9 @@ struct ServedFeeds: Sendable {
     /// The default feed, which the paths outside `/f/` serve.
     var defaultFeed: ServedFeed { all[0] }
 
-    /// What `path` (the URL's path, with its leading `/`) is for.
-    func target(of path: String) -> Target {
-        guard servesFeedPaths else { return .feed(defaultScope, ServeResponder.Route(path: path)) }
-        if path == "/" { return .list }
-        guard path.hasPrefix("/f/") else { return .feed(defaultScope, ServeResponder.Route(path: path)) }
-        let rest = path.dropFirst(3)
-        guard let slash = rest.firstIndex(of: "/") else {
-            let name = String(rest)
-            return byName[name] == nil ? .unknownFeed(name) : .feedWithoutSlash(name)
-        }
-        let name = String(rest[..<slash])
-        guard let scope = byName[name] else { return .unknownFeed(name) }
-        return .feed(scope, ServeResponder.Route(path: String(rest[slash...])))
+    /// Feed `name` under its prefix (`f/NAME/`); nil for a name not served, or without a feeds file.
+    func scope(named name: String) -> FeedScope? {
+        servesFeedPaths ? byName[name] : nil
     }
 
     /// The feed whose picture `/api/display` (outside `/f/`) shows the device `id` (normalized), under its prefix;

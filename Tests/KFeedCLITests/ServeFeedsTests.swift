@@ -80,53 +80,6 @@ struct ServeFeedsTests {
         #expect((await server.stop()).status == 0)
     }
 
-    @Test func theRootListsTheFeedsAndAnUnknownFeedIs404() async throws {
-        let feeds = try await TwoFeeds.make(now: Self.refreshed)
-        defer { feeds.remove() }
-        let server = try await Self.serve(feeds)
-        let base = server.base
-        let list = try await Self.get("\(base)/")
-        #expect(list.status == 200 && list[header: "content-type"] == "text/html; charset=utf-8")
-        // Shared until the first feed's entry ends, like every page that shows an entry.
-        #expect(list[header: "cache-control"] == "public, stale-while-revalidate=10")
-        #expect(list[header: "expires"] == "Sun, 22 Nov 2026 11:00:00 GMT")
-        #expect(list[header: "etag"] != nil && list[header: "vary"] == nil)
-        let html = Self.text(list)
-        #expect(html.components(separatedBy: "<li class=\"card").count - 1 == 2)
-        for feed in ["news", "pets"] {
-            let entry = try feeds.manifest(of: feed).entries[1]
-            #expect(html.contains("<img class=\"media\" src=\"f/\(feed)/\(try #require(entry.image))?v="))
-            for link in ["", "widget", "current.json"] { #expect(html.contains("href=\"f/\(feed)/\(link)\"")) }
-            #expect(html.contains("@\(HTMLEscaping.escape(entry.author.username))"))
-        }
-        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"))
-
-        // An unknown feed: 404 with a JSON error naming the feeds there are; /f/NAME without its slash: its page.
-        let unknown = try await Self.get("\(base)/f/nope/current.json")
-        #expect(unknown.status == 404 && unknown[header: "content-type"] == "application/json")
-        #expect(unknown[header: "cache-control"] == "no-store")
-        #expect(try Self.json(unknown.body)["error"] as? String == "no feed 'nope' here: this server serves news, pets")
-        #expect((try await Self.get("\(base)/f/")).status == 404)
-        let slashless = try await Self.get("\(base)/f/pets")
-        #expect(slashless.status == 308 && slashless[header: "location"] == "/f/pets/")
-        #expect((try await Self.get("\(base)/f/pets/nothing")).status == 404)
-        #expect((await server.stop()).status == 0)
-    }
-
-    @Test func withoutAFeedsFileThereAreNoFeedPaths() async throws {
-        let cache = try await KFeedProcess.sampleCache()
-        defer { cache.remove() }
-        let server = try await RunningServer.start([
-            "--cache", cache.url.path, "--listen", "127.0.0.1:0", "--now", Self.serving,
-        ])
-        #expect((try await Self.get("\(server.base)/f/default/current.json")).status == 404)
-        let preview = Self.text(try await Self.get("\(server.base)/"))
-        #expect(preview.components(separatedBy: "<li class=\"card").count - 1 == 6)
-        let health = try Self.json((try await Self.get("\(server.base)/healthz")).body)
-        #expect(health["feeds"] == nil && health["budget"] == nil && health["status"] as? String == "ok")
-        #expect((await server.stop()).status == 0)
-    }
-
     // MARK: - TRMNL and the key
 
     @Test func eachTRMNLDeviceGetsItsOwnFeedsPictureAndSignedURLsOutliveARestart() async throws {

@@ -2,6 +2,7 @@ public import Foundation
 import KFeedBase
 package import KFeedImages
 import KFeedX
+import Logging
 
 /// The cache directory's layout (`docs/cache.md`) and its one owner: every file name kfeed reads or writes there,
 /// the manifest and state, the commit of a generation, and the sweep's rule.
@@ -229,9 +230,11 @@ public struct CacheStore: Sendable {
         return directory.appendingPathComponent(Self.previewName)
     }
 
-    /// Appends one line to `kfeed.log`.
+    /// Appends one line to `kfeed.log`, through its log handler (``EventLogHandler``).
     func log(_ event: String, at now: Date) {
-        EventLog(path: files.path(Self.logName)).append(event, at: now)
+        let path = files.path(Self.logName)
+        let events = Logger(label: "kfeed.events") { _ in EventLogHandler(path: path) }
+        events.notice("\(event)", metadata: [EventLogHandler.instantKey: "\(InstantFormat.string(from: now))"])
     }
 
     // MARK: - Sweeping

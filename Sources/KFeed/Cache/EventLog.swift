@@ -1,4 +1,6 @@
 import Foundation
+import KFeedBase
+package import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -24,5 +26,31 @@ struct EventLog: Sendable {
         _ = line.utf8CString.withUnsafeBufferPointer { buffer in
             write(descriptor, buffer.baseAddress, buffer.count - 1)
         }
+    }
+}
+
+/// A swift-log handler that writes `DIR/kfeed.log` (``EventLog``): each record one line, dated by its
+/// ``instantKey`` metadata (the refresh's instant, which `--now` sets), else the time it is written.
+package struct EventLogHandler: LogHandler {
+    /// The metadata key whose value (an instant as `InstantFormat` writes it) dates a line.
+    package static let instantKey = "at"
+
+    private let file: EventLog
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
+
+    /// A handler appending to the log file at `path`.
+    package init(path: String) {
+        file = EventLog(path: path)
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    package func log(event: LogEvent) {
+        let instant = event.metadata?[Self.instantKey] ?? metadata[Self.instantKey]
+        file.append("\(event.message)", at: instant.flatMap { InstantFormat.date(from: "\($0)") } ?? Date())
     }
 }
