@@ -7,6 +7,7 @@ import KFeedHTTP
 import KFeedImages
 import KFeedServe
 import Logging
+import Synchronization
 
 /// `kfeed serve`: the cache over HTTP for phone widgets, Home Assistant, TRMNL panels and browsers (`docs/serve.md`).
 struct ServeCommand: AsyncParsableCommand {
@@ -191,13 +192,18 @@ struct ServeCommand: AsyncParsableCommand {
         return key
     }
 
-    /// The server's clock: the system clock, or with `--now`/`KFEED_NOW` that instant at start-up moving on in
-    /// real time (so a test or a demo can start the server at any hour).
+    /// The server's clock: the system clock, or with `--now`/`KFEED_NOW` that instant at its first reading (the
+    /// start-up refresh, or the first request), moving on in real time from there (so a test or a demo can start the
+    /// server at any hour, however long the start takes on a busy machine).
     private static func clock(startingAt start: Date, isFixed: Bool) -> @Sendable () -> Date {
         guard isFixed else { return { Date() } }
-        let started = ContinuousClock.now
+        let started = Mutex<ContinuousClock.Instant?>(nil)
         return {
-            let elapsed = (ContinuousClock.now - started).components
+            let origin = started.withLock { first in
+                if first == nil { first = ContinuousClock.now }
+                return first!
+            }
+            let elapsed = (ContinuousClock.now - origin).components
             return start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         }
     }
