@@ -132,11 +132,18 @@ package struct DisplayRenderer: Sendable {
                 fonts: try FontStack.shared.get()
             )
         }
-        var render = try encode(canvas, diffuse: true)
+        var render = try encode(canvas, step: .diffused)
         if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
-            // Deterministic fallback: nearest colour without error diffusion; flat areas deflate far better.
-            render = try encode(canvas, diffuse: false)
-            render.isDegraded = true
+            // Deterministic fallbacks, each only when the one before is over the cap: zlib's smallest setting (not
+            // for 1-bit, whose run-length setting is within 0.5 % of it); the nearest colour without error diffusion (flat areas deflate far better); then, for greys, a quarter
+            // of the levels (16 → 4, 4 → 2) diffused, which bounds the samples' entropy (2 bits a pixel at most).
+            for step in [EncodeStep.smallest, .nearest, .fewerGreys] where render.data.count > maxBytes {
+                if step == .smallest, profile.kind == .mono || profile.format != .png { continue }
+                let isGreys = DisplayPalette.of(profile.kind)?.isEvenGreys ?? false
+                if step == .fewerGreys, profile.kind == .mono || !isGreys { continue }
+                render = try encode(canvas, step: step)
+                render.isDegraded = step != .smallest
+            }
             guard render.data.count <= maxBytes else {
                 throw KFeedError(
                     .io,
@@ -148,22 +155,57 @@ package struct DisplayRenderer: Sendable {
         return render
     }
 
-    private func encode(_ canvas: RenderCanvas, diffuse: Bool) throws(KFeedError) -> DisplayRender {
+    /// How a palette render is made: the first try, then the byte cap's fallbacks in order.
+    private enum EncodeStep {
+        /// Error diffusion, zlib's fast setting for the size.
+        case diffused
+        /// Error diffusion, zlib level 9.
+        case smallest
+        /// The nearest colour, no diffusion, zlib level 9.
+        case nearest
+        /// Greys only: diffused to a quarter of the levels (written at the profile's depth), zlib level 9.
+        case fewerGreys
+    }
+
+    private func encode(_ canvas: RenderCanvas, step: EncodeStep) throws(KFeedError) -> DisplayRender {
         let width = canvas.width
         let height = canvas.height
         let data: Data
         if let palette = DisplayPalette.of(profile.kind), profile.isDithered {
-            let crisp = diffuse ? canvas.crisp : [UInt8](repeating: 1, count: width * height)
-            let indices = Ditherer.indices(
-                rgbx: canvas.pixels,
-                width: width,
-                height: height,
-                palette: palette,
-                crisp: crisp,
-                toneStep: profile.kind == .mono
-            )
+            let crisp = step == .nearest ? [UInt8](repeating: 1, count: width * height) : canvas.crisp
+            var indices: [UInt8]
+            if step == .fewerGreys, palette.isEvenGreys {
+                let levels = palette.colours.count
+                let fewer = max(levels / 4, 2)
+                let scale = UInt8((levels - 1) / (fewer - 1))
+                indices = Ditherer.indices(
+                    rgbx: canvas.pixels,
+                    width: width,
+                    height: height,
+                    palette: .greys(fewer),
+                    crisp: crisp,
+                    toneStep: false
+                )
+                for index in indices.indices { indices[index] &*= scale }
+            } else {
+                indices = Ditherer.indices(
+                    rgbx: canvas.pixels,
+                    width: width,
+                    height: height,
+                    palette: palette,
+                    crisp: crisp,
+                    toneStep: profile.kind == .mono
+                )
+            }
             switch profile.format {
-            case .png: data = try PNGWriter.encode(indices: indices, width: width, height: height, palette: palette)
+            case .png:
+                data = try PNGWriter.encode(
+                    indices: indices,
+                    width: width,
+                    height: height,
+                    palette: palette,
+                    smallest: step != .diffused
+                )
             case .bmp: data = BMPWriter.encode(indices: indices, width: width, height: height, palette: palette)
             case .jpeg: throw KFeedError(.usage, "display profile \(profile.name): JPEG cannot keep a palette exact")
             }
