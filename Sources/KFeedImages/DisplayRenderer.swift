@@ -134,13 +134,11 @@ package struct DisplayRenderer: Sendable {
         }
         var render = try encode(canvas, step: .diffused)
         if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
-            // Deterministic fallbacks, each only when the one before is over the cap: zlib's smallest setting (not
-            // for 1-bit, whose run-length setting is within 0.5 % of it); the nearest colour without error diffusion (flat areas deflate far better); then, for greys, a quarter
-            // of the levels (16 → 4, 4 → 2) diffused, which bounds the samples' entropy (2 bits a pixel at most).
-            for step in [EncodeStep.smallest, .nearest, .fewerGreys] where render.data.count > maxBytes {
-                if step == .smallest, profile.kind == .mono || profile.format != .png { continue }
-                let isGreys = DisplayPalette.of(profile.kind)?.isEvenGreys ?? false
-                if step == .fewerGreys, profile.kind == .mono || !isGreys { continue }
+            // Deterministic fallbacks, each only when the one before is over the cap (see docs/renders.md, "Byte
+            // cap"): zlib's smallest setting (not for 1-bit, whose run-length setting is within 0.5 % of it); for
+            // greys, fewer of the panel's greys diffused (16 → 6 → 4 → 2), which bounds the samples' entropy (6
+            // greys: 2.6 bits a pixel); last, the nearest colour without error diffusion.
+            for step in fallbacks where render.data.count > maxBytes {
                 render = try encode(canvas, step: step)
                 render.isDegraded = step != .smallest
             }
@@ -155,16 +153,30 @@ package struct DisplayRenderer: Sendable {
         return render
     }
 
+    /// The byte cap's fallbacks for this profile, in order.
+    private var fallbacks: [EncodeStep] {
+        guard let palette = DisplayPalette.of(profile.kind), profile.format == .png else { return [.nearest] }
+        var steps: [EncodeStep] = profile.kind == .mono ? [] : [.smallest]
+        if palette.isEvenGreys {
+            // Fewer greys that are among the panel's own (16 → 6, 4, 2; 4 → 2), most first.
+            let intervals = palette.colours.count - 1
+            for spacing in 2...max(intervals, 2) where intervals % spacing == 0 {
+                steps.append(.fewerGreys(intervals / spacing + 1))
+            }
+        }
+        return steps + [.nearest]
+    }
+
     /// How a palette render is made: the first try, then the byte cap's fallbacks in order.
-    private enum EncodeStep {
+    private enum EncodeStep: Equatable {
         /// Error diffusion, zlib's fast setting for the size.
         case diffused
         /// Error diffusion, zlib level 9.
         case smallest
         /// The nearest colour, no diffusion, zlib level 9.
         case nearest
-        /// Greys only: diffused to a quarter of the levels (written at the profile's depth), zlib level 9.
-        case fewerGreys
+        /// Greys only: diffused to this many evenly spaced levels (written at the profile's depth), zlib level 9.
+        case fewerGreys(Int)
     }
 
     private func encode(_ canvas: RenderCanvas, step: EncodeStep) throws(KFeedError) -> DisplayRender {
@@ -174,9 +186,8 @@ package struct DisplayRenderer: Sendable {
         if let palette = DisplayPalette.of(profile.kind), profile.isDithered {
             let crisp = step == .nearest ? [UInt8](repeating: 1, count: width * height) : canvas.crisp
             var indices: [UInt8]
-            if step == .fewerGreys, palette.isEvenGreys {
+            if case .fewerGreys(let fewer) = step, palette.isEvenGreys {
                 let levels = palette.colours.count
-                let fewer = max(levels / 4, 2)
                 let scale = UInt8((levels - 1) / (fewer - 1))
                 indices = Ditherer.indices(
                     rgbx: canvas.pixels,

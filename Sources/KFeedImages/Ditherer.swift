@@ -129,13 +129,20 @@ enum Ditherer {
                 sum += plane[row + min(x + radius + 1, width - 1)] - plane[row + max(x - radius, 0)]
             }
         }
-        // Vertical: scratch → plane.
-        for x in 0..<width {
-            var sum: Float = 0
-            for offset in -radius...radius { sum += scratch[min(max(offset, 0), height - 1) * width + x] }
-            for y in 0..<height {
-                plane[y * width + x] = sum * norm
-                sum += scratch[min(y + radius + 1, height - 1) * width + x] - scratch[max(y - radius, 0) * width + x]
+        // Vertical: scratch → plane, a running sum per column, row after row (the same sums as column after column,
+        // in cache order).
+        var sums = [Float](repeating: 0, count: width)
+        for offset in -radius...radius {
+            let row = min(max(offset, 0), height - 1) * width
+            for x in 0..<width { sums[x] += scratch[row + x] }
+        }
+        for y in 0..<height {
+            let row = y * width
+            let entering = min(y + radius + 1, height - 1) * width
+            let leaving = max(y - radius, 0) * width
+            for x in 0..<width {
+                plane[row + x] = sums[x] * norm
+                sums[x] += scratch[entering + x] - scratch[leaving + x]
             }
         }
     }
