@@ -57,13 +57,13 @@ package struct DisplayPalette: Sendable, Equatable {
     )
 
     /// E Ink Spectra 6 (Inky Impression 7.3" and 13.3" Spectra, reTerminal E1002), in the index order of
-    /// Pimoroni's `inky` drivers for these panels (`inky_e673.py`, `inky_el133uf1.py`): 0 black, 1 white,
-    /// 2 yellow, 3 red, 4 blue, 5 green (the driver turns these into the controller's codes itself).
+    /// Pimoroni's `inky` Python library for these panels: 0 black, 1 white, 2 yellow, 3 red, 4 blue, 5 green (the
+    /// library turns these into the controller's codes itself).
     ///
-    /// The file's colours are the pure inks those drivers expect in a 6-colour palette image (their
-    /// `DESATURATED_PALETTE`). The inks dithered against are the panel's measured colours, the same library's
-    /// `SATURATED_PALETTE` for both panels: white (161, 164, 165), yellow (208, 190, 71), red (156, 72, 75),
-    /// blue (61, 59, 94), green (58, 91, 70), black (0, 0, 0). Documented in `docs/renders.md`.
+    /// The file's colours are the pure inks that library expects in a 6-colour palette image. The inks dithered
+    /// against are the panel's measured colours, published in the same library (its saturated palette, the same
+    /// numbers for both panels): white (161, 164, 165), yellow (208, 190, 71), red (156, 72, 75), blue (61, 59, 94),
+    /// green (58, 91, 70), black (0, 0, 0). Sources and index order in `docs/renders.md`, "spectra6 palette".
     static let spectra6 = DisplayPalette(
         colours: [
             SIMD3(0, 0, 0),  // black
