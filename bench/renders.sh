@@ -6,8 +6,11 @@
 #   magick  `convert SRC -resize 800x480^ -gravity center -extent 800x480 -dither FloydSteinberg -remap PALETTE.png
 #           OUT.png`, two processes at a time (xargs -P 2), MAGICK_THREAD_LIMIT=1 so two processes fill the two cores
 # Reported: median wall and CPU seconds over RUNS, peak RSS (kfeed: its one process; magick: the largest single
-# convert), mean output bytes, and kfeed/magick wall (goal ≤ 0.5).
-# Usage: bash bench/renders.sh [RUNS]   (default 3; env CORPUS, KFEED_BENCH_SCRATCH)
+# convert), mean output bytes, and kfeed/magick wall (goal ≤ 0.1).
+# Then every preset (PROFILES) renders the same 24 photos without a caption, one worker, once per run: median
+# milliseconds a render (wall / 24, one at a time: a render's latency), CPU, mean and largest bytes against the
+# profile's cap (goal: a trmnl-x render ≤ 150 ms).
+# Usage: bash bench/renders.sh [RUNS]   (default 3; env CORPUS, KFEED_BENCH_SCRATCH, PROFILES, BIN to skip the build)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-3}
@@ -22,8 +25,11 @@ fi
 bash "$ROOT/scripts/deps.sh"
 [ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
 
-(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)
-BIN="$(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+if [ -z "${BIN:-}" ]; then
+  (cd "$ROOT" && swift build -c release --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)
+  BIN="$(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+fi
+PROFILES=${PROFILES:-"trmnl trmnl-bmp trmnl-grey4 trmnl-x grey4 inky7 spectra6 spectra6-13 inkplate inkplate10 inkplate6plus frame"}
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -47,6 +53,13 @@ for run in $(seq 1 "$RUNS"); do
       "$3/$(basename "$1" .jpg).png"' _ {} "$WORK/palette.png" "$WORK/magick" < "$WORK/files.txt"
   echo "magick $(cat "$WORK/t.magick") $(cat "$WORK"/magick/*.png | wc -c)" >> "$WORK/results.txt"
   echo "run $run: $(tail -3 "$WORK/results.txt" | awk '{printf "%s %.2fs  ", $1, $2}')" >&2
+  for profile in $PROFILES; do
+    rm -rf "$WORK/p"; mkdir -p "$WORK/p"
+    /usr/bin/time -f "$TIMEFMT" -o "$WORK/t.p" "$BIN" render --profile "$profile" --no-caption --workers 1 \
+      --out "$WORK/p" $(cat "$WORK/files.txt") >/dev/null
+    largest=$(for f in "$WORK"/p/*; do wc -c < "$f"; done | sort -n | tail -1)
+    echo "$profile $(cat "$WORK/t.p") $(cat "$WORK"/p/* | wc -c) $largest" >> "$WORK/profiles.txt"
+  done
 done
 # Every output is 800×480 with two colours (ImageMagick's own reading of both tools' files).
 for tool in kfeed magick; do
@@ -54,9 +67,10 @@ for tool in kfeed magick; do
   [ "$bad" -eq 0 ] || echo "warning: $bad $tool outputs are not 800x480 two-colour" >&2
 done
 
-python3 - "$WORK/results.txt" "$count" <<'PY'
+python3 - "$WORK/results.txt" "$count" "$WORK/profiles.txt" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
+caps = {"trmnl": 90000, "trmnl-grey4": 90000, "trmnl-x": 750000}
 count = int(sys.argv[2])
 stats = {}
 for tool, wall, user, system, rss, size in rows:
@@ -70,7 +84,19 @@ for tool in ("kfeed", "kfeed+caption", "magick"):
           f"{max(r[2] for r in runs):9.1f} {statistics.mean(r[3] for r in runs):11.0f}")
 k = statistics.median(r[0] for r in stats["kfeed"])
 m = statistics.median(r[0] for r in stats["magick"])
-print(f"  kfeed/magick wall {k / m:.2f} (goal <= 0.50)")
+print(f"  kfeed/magick wall {k / m:.2f} (goal <= 0.10)")
 print("  peak: kfeed = its one process; magick = the largest single convert")
+print(f"  every preset, {count} photos one at a time, no caption; medians of the runs")
+print(f"  {'profile':14} {'ms/render':>9} {'CPU s':>7} {'peak MiB':>9} {'mean bytes':>11} {'largest':>9} {'cap':>8}")
+profiles = {}
+for line in open(sys.argv[3]):
+    name, wall, user, system, rss, total, largest = line.split()
+    profiles.setdefault(name, []).append((float(wall), float(user) + float(system), int(rss) / 1024,
+                                           int(total) / count, int(largest)))
+for name, runs in profiles.items():
+    cap = caps.get(name)
+    print(f"  {name:14} {statistics.median(r[0] for r in runs) * 1000 / count:9.0f} "
+          f"{statistics.median(r[1] for r in runs):7.2f} {max(r[2] for r in runs):9.1f} "
+          f"{statistics.mean(r[3] for r in runs):11.0f} {max(r[4] for r in runs):9d} {cap or '-':>8}")
 print("=========================================================================")
 PY

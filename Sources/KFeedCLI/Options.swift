@@ -206,7 +206,7 @@ struct TimelineOptions: ParsableArguments {
     @Option(
         name: .customLong("profile"),
         help: ArgumentHelp(
-            "Also render each entry for a display: trmnl, trmnl-bmp, grey4, inky7, inkplate, frame or WxH:KIND[:FORMAT] (repeatable).",
+            "Also render each entry for a display: trmnl, trmnl-bmp, trmnl-grey4, trmnl-x, grey4, inky7, spectra6, spectra6-13, inkplate, inkplate10, inkplate6plus, frame or WxH:KIND[:FORMAT] (repeatable).",
             valueName: "p"
         )
     )

@@ -3,8 +3,9 @@ public import KFeedBase
 
 /// What an e-ink panel or photo frame is sent: its exact pixel size, palette and file format (`--profile P`).
 ///
-/// The presets are the panels of the contract (``trmnl``, ``trmnlBMP``, ``grey4``, ``inky7``, ``inkplate``,
-/// ``frame``); `WxH:KIND[:FORMAT]` describes any other panel. Parse user input with ``init(parsing:)``.
+/// The presets are the panels of the contract (``trmnl``, ``trmnlBMP``, ``trmnlGrey4``, ``trmnlX``, ``grey4``,
+/// ``inky7``, ``spectra6``, ``spectra6Large``, ``inkplate``, ``inkplate10``, ``inkplate6Plus``, ``frame``);
+/// `WxH:KIND[:FORMAT]` describes any other panel. Parse user input with ``init(parsing:)``.
 public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     /// The pixels a panel can show.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -16,6 +17,9 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         case grey16
         /// The 7 colours of a 7-colour ACeP panel (Pimoroni Inky Impression 7.3"'s saturated palette).
         case color7
+        /// The 6 inks of an E Ink Spectra 6 panel (black, white, yellow, red, blue, green), dithered against the
+        /// inks as the panel shows them (see `DisplayPalette.spectra6`).
+        case spectra6
         /// Full colour.
         case rgb
 
@@ -62,10 +66,46 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     )
     /// TRMNL firmware's BMP: 800×480 1-bit BMP3, exactly 48,062 bytes.
     public static let trmnlBMP = DisplayProfile(name: "trmnl-bmp", width: 800, height: 480, kind: .mono, format: .bmp)
+    /// TRMNL OG in its 2-bit mode: 800×480 in 4 greys (0, 85, 170, 255) as a 2-bit greyscale PNG, at most 90,000
+    /// bytes (the ESP32-C3 boards' limit; 2 bits of noise would be 96,000 bytes, so the cap can bite here).
+    public static let trmnlGrey4 = DisplayProfile(
+        name: "trmnl-grey4",
+        width: 800,
+        height: 480,
+        kind: .grey4,
+        format: .png,
+        maxBytes: 90_000
+    )
+    /// TRMNL X: 1872×1404 in 16 greys as a 4-bit greyscale PNG, at most 750,000 bytes.
+    public static let trmnlX = DisplayProfile(
+        name: "trmnl-x",
+        width: 1_872,
+        height: 1_404,
+        kind: .grey16,
+        format: .png,
+        maxBytes: 750_000
+    )
     /// A 4-grey e-paper panel: 800×480, greys 0, 85, 170, 255, as a 2-bit PNG.
     public static let grey4 = DisplayProfile(name: "grey4", width: 800, height: 480, kind: .grey4, format: .png)
     /// Pimoroni Inky Impression 7.3": 800×480 in its 7 colours, as a palette PNG whose indices are Inky's.
     public static let inky7 = DisplayProfile(name: "inky7", width: 800, height: 480, kind: .color7, format: .png)
+    /// E Ink Spectra 6 at 800×480 (Pimoroni Inky Impression 7.3" Spectra, Seeed reTerminal E1002): a 4-bit palette
+    /// PNG whose indices are Inky's (0 black, 1 white, 2 yellow, 3 red, 4 blue, 5 green).
+    public static let spectra6 = DisplayProfile(
+        name: "spectra6",
+        width: 800,
+        height: 480,
+        kind: .spectra6,
+        format: .png
+    )
+    /// E Ink Spectra 6 at 1600×1200 (Pimoroni Inky Impression 13.3"), indices as ``spectra6``.
+    public static let spectra6Large = DisplayProfile(
+        name: "spectra6-13",
+        width: 1_600,
+        height: 1_200,
+        kind: .spectra6,
+        format: .png
+    )
     /// Inkplate 6: 800×600 greys as a baseline greyscale JPEG (the device decodes no progressive JPEG).
     public static let inkplate = DisplayProfile(
         name: "inkplate",
@@ -75,11 +115,32 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         format: .jpeg,
         jpegQuality: 90
     )
+    /// Inkplate 10: 1200×825 greys (its 3-bit mode shows 8), as a baseline greyscale JPEG like ``inkplate``.
+    public static let inkplate10 = DisplayProfile(
+        name: "inkplate10",
+        width: 1_200,
+        height: 825,
+        kind: .grey16,
+        format: .jpeg,
+        jpegQuality: 90
+    )
+    /// Inkplate 6PLUS: 1024×758 greys (its 3-bit mode shows 8), as a baseline greyscale JPEG like ``inkplate``.
+    public static let inkplate6Plus = DisplayProfile(
+        name: "inkplate6plus",
+        width: 1_024,
+        height: 758,
+        kind: .grey16,
+        format: .jpeg,
+        jpegQuality: 90
+    )
     /// A photo frame or Home Assistant: 1280×800 full colour, baseline JPEG at quality 85.
     public static let frame = DisplayProfile(name: "frame", width: 1_280, height: 800, kind: .rgb, format: .jpeg)
 
     /// The named presets, in the order of the contract's table.
-    public static let presets: [DisplayProfile] = [.trmnl, .trmnlBMP, .grey4, .inky7, .inkplate, .frame]
+    public static let presets: [DisplayProfile] = [
+        .trmnl, .trmnlBMP, .trmnlGrey4, .trmnlX, .grey4, .inky7, .spectra6, .spectra6Large, .inkplate, .inkplate10,
+        .inkplate6Plus, .frame,
+    ]
 
     /// Accepted sides, in pixels.
     public static let sideRange = 16...4_096
@@ -103,7 +164,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         self.jpegQuality = jpegQuality
     }
 
-    /// Parses a preset name or `WxH:KIND[:FORMAT]` (KIND `mono`, `grey4`, `grey16`, `color7`, `rgb`; FORMAT
+    /// Parses a preset name or `WxH:KIND[:FORMAT]` (KIND `mono`, `grey4`, `grey16`, `color7`, `spectra6`, `rgb`; FORMAT
     /// `png`, `bmp`, `jpg`; the default format is `png`, `jpg` for `rgb`). Sides are 16…4096 pixels.
     /// - Throws: `KFeedError` with code `.usage` and one line saying what to write instead.
     public init(parsing text: String) throws(KFeedError) {
@@ -153,7 +214,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         switch (kind, format) {
         case (.rgb, .bmp):
             "BMP renders are 1-bit or palette only; write \(size):rgb:jpg or \(size):rgb:png"
-        case (.mono, .jpeg), (.grey4, .jpeg), (.color7, .jpeg):
+        case (.mono, .jpeg), (.grey4, .jpeg), (.color7, .jpeg), (.spectra6, .jpeg):
             "JPEG cannot keep a \(kind.rawValue) palette exact; write \(size):\(kind.rawValue):png"
                 + (kind == .mono ? " or \(size):mono:bmp" : "")
         default: nil

@@ -132,11 +132,16 @@ package struct DisplayRenderer: Sendable {
                 fonts: try FontStack.shared.get()
             )
         }
-        var render = try encode(canvas, diffuse: true)
+        var render = try encode(canvas, step: .diffused)
         if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
-            // Deterministic fallback: nearest colour without error diffusion; flat areas deflate far better.
-            render = try encode(canvas, diffuse: false)
-            render.isDegraded = true
+            // Deterministic fallbacks, each only when the one before is over the cap (see docs/renders.md, "Byte
+            // cap"): zlib's smallest setting (not for 1-bit, whose run-length setting is within 0.5 % of it); for
+            // greys, fewer of the panel's greys diffused (16 → 6 → 4 → 2), which bounds the samples' entropy (6
+            // greys: 2.6 bits a pixel); last, the nearest colour without error diffusion.
+            for step in fallbacks where render.data.count > maxBytes {
+                render = try encode(canvas, step: step)
+                render.isDegraded = step != .smallest
+            }
             guard render.data.count <= maxBytes else {
                 throw KFeedError(
                     .io,
@@ -148,22 +153,71 @@ package struct DisplayRenderer: Sendable {
         return render
     }
 
-    private func encode(_ canvas: RenderCanvas, diffuse: Bool) throws(KFeedError) -> DisplayRender {
+    /// The byte cap's fallbacks for this profile, in order.
+    private var fallbacks: [EncodeStep] {
+        guard let palette = DisplayPalette.of(profile.kind), profile.format == .png else { return [.nearest] }
+        var steps: [EncodeStep] = profile.kind == .mono ? [] : [.smallest]
+        if palette.isEvenGreys {
+            // Fewer greys that are among the panel's own (16 → 6, 4, 2; 4 → 2), most first.
+            let intervals = palette.colours.count - 1
+            for spacing in 2...max(intervals, 2) where intervals % spacing == 0 {
+                steps.append(.fewerGreys(intervals / spacing + 1))
+            }
+        }
+        return steps + [.nearest]
+    }
+
+    /// How a palette render is made: the first try, then the byte cap's fallbacks in order.
+    private enum EncodeStep: Equatable {
+        /// Error diffusion, zlib's fast setting for the size.
+        case diffused
+        /// Error diffusion, zlib level 9.
+        case smallest
+        /// The nearest colour, no diffusion, zlib's fast setting.
+        case nearest
+        /// Greys only: diffused to this many evenly spaced levels (written at the profile's depth), zlib's fast
+        /// setting (fewer greys deflate better; level 9 takes 0.7 s at TRMNL X's size).
+        case fewerGreys(Int)
+    }
+
+    private func encode(_ canvas: RenderCanvas, step: EncodeStep) throws(KFeedError) -> DisplayRender {
         let width = canvas.width
         let height = canvas.height
         let data: Data
         if let palette = DisplayPalette.of(profile.kind), profile.isDithered {
-            let crisp = diffuse ? canvas.crisp : [UInt8](repeating: 1, count: width * height)
-            let indices = Ditherer.indices(
-                rgbx: canvas.pixels,
-                width: width,
-                height: height,
-                palette: palette,
-                crisp: crisp,
-                toneStep: profile.kind == .mono
-            )
+            let crisp = step == .nearest ? [UInt8](repeating: 1, count: width * height) : canvas.crisp
+            var indices: [UInt8]
+            if case .fewerGreys(let fewer) = step, palette.isEvenGreys {
+                let levels = palette.colours.count
+                let scale = UInt8((levels - 1) / (fewer - 1))
+                indices = Ditherer.indices(
+                    rgbx: canvas.pixels,
+                    width: width,
+                    height: height,
+                    palette: .greys(fewer),
+                    crisp: crisp,
+                    toneStep: false
+                )
+                for index in indices.indices { indices[index] &*= scale }
+            } else {
+                indices = Ditherer.indices(
+                    rgbx: canvas.pixels,
+                    width: width,
+                    height: height,
+                    palette: palette,
+                    crisp: crisp,
+                    toneStep: profile.kind == .mono
+                )
+            }
             switch profile.format {
-            case .png: data = try PNGWriter.encode(indices: indices, width: width, height: height, palette: palette)
+            case .png:
+                data = try PNGWriter.encode(
+                    indices: indices,
+                    width: width,
+                    height: height,
+                    palette: palette,
+                    smallest: step == .smallest
+                )
             case .bmp: data = BMPWriter.encode(indices: indices, width: width, height: height, palette: palette)
             case .jpeg: throw KFeedError(.usage, "display profile \(profile.name): JPEG cannot keep a palette exact")
             }

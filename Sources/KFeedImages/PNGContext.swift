@@ -24,14 +24,38 @@ final class PNGContext {
 
     deinit { kfeed_spng_ctx_free(context) }
 
-    /// Encodes packed rows (`ihdr`'s bit depth, rows padded to whole bytes) with zlib level 9.
+    /// How hard zlib works: its level (1…9) and strategy (zlib's `Z_DEFAULT_STRATEGY` 0 or `Z_RLE` 3).
+    struct Compression: Equatable {
+        var level: Int32
+        var strategy: Int32
+
+        /// zlib level 9: the smallest file, and on dithered pixels the slowest by far (0.7 s for 1872×1404 at 4 bits).
+        static let smallest = Compression(level: 9, strategy: 0)
+        /// Run-length matches only: on 1-bit dither within 0.5 % of level 9's size at a tenth of its time.
+        static let runLength = Compression(level: 9, strategy: 3)
+
+        /// The default for packed samples of `bitDepth` bits, `rawBytes` in all: run-length for 1-bit; level 6
+        /// up to 512 kB of samples; level 2 above (1872×1404 at 4 bits: 16 % larger than level 9, 45× faster).
+        static func fast(bitDepth: Int, rawBytes: Int) -> Compression {
+            if bitDepth == 1 { return .runLength }
+            return Compression(level: rawBytes > 512 * 1_024 ? 2 : 6, strategy: 0)
+        }
+    }
+
+    /// Encodes packed rows (`ihdr`'s bit depth, rows padded to whole bytes).
     /// - Parameters:
     ///   - rows: the packed image, `height` rows of `(width × channels × bitDepth + 7) / 8` bytes.
     ///   - ihdr: the header: size, bit depth, colour type.
     ///   - palette: the `PLTE` colours for indexed images.
+    ///   - compression: zlib's level and strategy.
     /// - Returns: The PNG file.
     /// - Throws: `KFeedError` `.io` with libspng's text.
-    func encode(_ rows: [UInt8], ihdr: spng_ihdr, palette: [SIMD3<UInt8>]?) throws(KFeedError) -> Data {
+    func encode(
+        _ rows: [UInt8],
+        ihdr: spng_ihdr,
+        palette: [SIMD3<UInt8>]?,
+        compression: Compression = .smallest
+    ) throws(KFeedError) -> Data {
         var header = ihdr
         try check(kfeed_spng_set_ihdr(context, &header), "set the PNG header")
         if let palette {
@@ -45,7 +69,14 @@ final class PNGContext {
             }
             try check(kfeed_spng_set_plte(context, &plte), "set the palette")
         }
-        try check(kfeed_spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, 9), "set the compression level")
+        try check(
+            kfeed_spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, compression.level),
+            "set the compression level"
+        )
+        try check(
+            kfeed_spng_set_option(context, SPNG_IMG_COMPRESSION_STRATEGY, compression.strategy),
+            "set the compression strategy"
+        )
         // Below 8 bits (and for palettes) filters only add bytes: the PNG specification recommends none.
         if ihdr.bit_depth < 8 || ihdr.color_type == UInt8(SPNG_COLOR_TYPE_INDEXED.rawValue) {
             try check(

@@ -6,7 +6,14 @@ import KFeedBase
 enum PNGWriter {
     /// Palette indices (one byte per pixel) as a PNG: even greys become 1-, 2- or 4-bit greyscale (sample =
     /// index), other palettes a 4-bit (or smaller) indexed PNG whose `PLTE` is the palette in index order.
-    static func encode(indices: [UInt8], width: Int, height: Int, palette: DisplayPalette) throws(KFeedError) -> Data {
+    /// `smallest` asks zlib for level 9 (slow); otherwise ``PNGContext/Compression/fast(bitDepth:rawBytes:)``.
+    static func encode(
+        indices: [UInt8],
+        width: Int,
+        height: Int,
+        palette: DisplayPalette,
+        smallest: Bool = false
+    ) throws(KFeedError) -> Data {
         let depth = palette.bitDepth
         var ihdr = spng_ihdr()
         ihdr.width = UInt32(width)
@@ -16,7 +23,14 @@ enum PNGWriter {
             palette.isEvenGreys ? SPNG_COLOR_TYPE_GRAYSCALE.rawValue : SPNG_COLOR_TYPE_INDEXED.rawValue
         )
         let rows = pack(indices, width: width, height: height, bitDepth: depth)
-        return try PNGContext().encode(rows, ihdr: ihdr, palette: palette.isEvenGreys ? nil : palette.colours)
+        let compression: PNGContext.Compression =
+            smallest ? .smallest : .fast(bitDepth: depth, rawBytes: rows.count)
+        return try PNGContext().encode(
+            rows,
+            ihdr: ihdr,
+            palette: palette.isEvenGreys ? nil : palette.colours,
+            compression: compression
+        )
     }
 
     /// RGBX pixels as an 8-bit RGB PNG.
@@ -41,10 +55,25 @@ enum PNGWriter {
         let rowBytes = ((width * bitDepth + 7) / 8 + rowAlignment - 1) / rowAlignment * rowAlignment
         let perByte = 8 / bitDepth
         var packed = [UInt8](repeating: 0, count: rowBytes * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let shift = 8 - bitDepth * (x % perByte + 1)
-                packed[y * rowBytes + x / perByte] |= indices[y * width + x] << shift
+        indices.withUnsafeBufferPointer { indices in
+            packed.withUnsafeMutableBufferPointer { packed in
+                for y in 0..<height {
+                    let source = y * width
+                    let row = y * rowBytes
+                    var x = 0
+                    var byte = 0
+                    while x < width {
+                        var value: UInt8 = 0
+                        var shift = 8 - bitDepth
+                        for _ in 0..<min(perByte, width - x) {
+                            value |= indices[source + x] << UInt8(shift)
+                            shift -= bitDepth
+                            x += 1
+                        }
+                        packed[row + byte] = value
+                        byte += 1
+                    }
+                }
             }
         }
         return packed

@@ -53,7 +53,7 @@ struct DisplayRendererTests {
             case .mono: #expect(png.bitDepth == 1 && png.colourType == 0)
             case .grey4: #expect(png.bitDepth == 2 && png.colourType == 0)
             case .grey16: #expect(png.bitDepth == 4 && png.colourType == 0)
-            case .color7:
+            case .color7, .spectra6:
                 #expect(png.bitDepth == 4 && png.colourType == 3)
                 #expect(png.palette == palette.colours.map { [$0.x, $0.y, $0.z] })
             case .rgb: Issue.record("rgb is not a palette kind")
@@ -130,7 +130,8 @@ struct DisplayRendererTests {
         }
         try Self.checkPalette(written, profile)
         if let maxBytes = profile.maxBytes { #expect(render.data.count <= maxBytes) }
-        #expect(!render.isDegraded)
+        // White noise in 16 greys carries 4 bits a pixel, 1.3 MB at 1872×1404: TRMNL X's 750 kB needs the fallback.
+        #expect(!render.isDegraded || (profile == .trmnlX && source == "noise"))
     }
 
     @Test(arguments: sources)
@@ -287,5 +288,56 @@ struct DisplayRendererTests {
         }
         #expect(error?.code == .apiResponse)
         #expect((error?.underlying as? ImageFailure)?.reason == "not a JPEG")
+    }
+
+    // MARK: - Panels: TRMNL X and 2-bit, Spectra 6, Inkplate sizes
+
+    /// The newer panels' presets, each from two real photos (the fixtures are photographs).
+    @Test(arguments: [DisplayProfile.trmnlGrey4, .trmnlX, .spectra6, .spectra6Large], ["stage-1.jpg", "stage-4.jpg"])
+    func panelPresetsAreExactSizeDepthAndWithinTheirCap(profile: DisplayProfile, source: String) throws {
+        let render = try DisplayRenderer(profile: profile).render(photo: try Self.source(source), caption: Self.caption)
+        try Self.checkPalette(render, profile)
+        let png = try DecodedPNG(render.data)
+        #expect(png.width == profile.width && png.height == profile.height)
+        if let maxBytes = profile.maxBytes { #expect(render.data.count <= maxBytes, "\(render.data.count) bytes") }
+        var used = Set<Int>()
+        for y in stride(from: 0, to: png.height, by: 3) {
+            for x in stride(from: 0, to: png.width, by: 3) { used.insert(png.sample(x: x, y: y)) }
+        }
+        switch profile.kind {
+        case .spectra6:
+            #expect(used.isSubset(of: 0...5))
+            #expect(used.count >= 4, "a photo uses most inks: \(used.sorted())")
+        case .grey16: #expect(used.count >= 12, "a photo uses most of the 16 greys: \(used.sorted())")
+        case .grey4: #expect(used == [0, 1, 2, 3])
+        default: break
+        }
+    }
+
+    @Test func trmnlXAndTheTwoBitTRMNLAreTheNamedPanels() throws {
+        #expect(DisplayProfile.trmnlX.width == 1_872 && DisplayProfile.trmnlX.height == 1_404)
+        #expect(DisplayProfile.trmnlX.kind == .grey16 && DisplayProfile.trmnlX.format == .png)
+        #expect(DisplayProfile.trmnlX.maxBytes == 750_000)
+        #expect(DisplayProfile.trmnlGrey4.kind == .grey4 && DisplayProfile.trmnlGrey4.maxBytes == 90_000)
+        #expect(DisplayPalette.of(.spectra6)?.colours.count == 6)
+    }
+
+    @Test func noiseStaysUnderTheTwoBitTRMNLCap() throws {
+        // 800×480 at 2 bits is 96,000 bytes of samples: noise can exceed 90,000, and the fallback must bring it under.
+        let render = try DisplayRenderer(profile: .trmnlGrey4).render(photo: try Self.source("noise"), caption: nil)
+        #expect(render.data.count <= 90_000, "\(render.data.count) bytes")
+        try Self.checkPalette(render, .trmnlGrey4)
+    }
+
+    @Test(arguments: [DisplayProfile.inkplate10, .inkplate6Plus])
+    func inkplateSizesAreBaselineGreyJPEGs(profile: DisplayProfile) throws {
+        let render = try DisplayRenderer(profile: profile).render(
+            photo: try Self.source("stage-4.jpg"),
+            caption: Self.caption
+        )
+        let frame = try #require(Self.frame(of: render.data))
+        #expect(frame.process == .baseline)
+        #expect(frame.width == profile.width && frame.height == profile.height)
+        #expect(frame.components.count == 1)
     }
 }
