@@ -18,7 +18,7 @@ final class CurlEasy: @unchecked Sendable {
     /// Decoded bytes held before ``maxDecodedRatio`` is checked: small bodies are never refused for their ratio.
     static let ratioCheckBytes = 256 << 10
     /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE`): the most wire bytes one read brings, and so the most by which
-    /// libcurl's count of received bytes can lag the bytes whose decoded form the write callback is given.
+    /// libcurl's count of received bytes lags the bytes whose decoded form the write callback is given.
     static let readBufferBytes = 4_096
 
     /// The `CURL *` this object owns.
@@ -101,9 +101,9 @@ final class CurlEasy: @unchecked Sendable {
     ///   holds more than the cap;
     /// - the ratio stops a compression bomb long before the cap: with dozens of image transfers in flight, each
     ///   holding up to the cap, the cap alone would let a hostile server fill memory (`bench/gzip-bomb.sh`). It is
-    ///   given one read buffer of slack, because libcurl counts a read's wire bytes only after their decoded bytes
-    ///   have been written here: without it, a body of an honest ratio decoded from one large read could be
-    ///   refused, or not, depending on how the bytes arrived.
+    ///   given one read buffer of slack: on a chunked body libcurl adds a read's wire bytes to its count only after
+    ///   it has written their decoded bytes here, so without the slack a body of an honest ratio (72-fold) whose
+    ///   first read decodes past ``ratioCheckBytes`` would be refused or not depending on how its bytes arrive.
     fileprivate func receiveBody(_ data: UnsafeMutablePointer<CChar>?, count: Int) -> Int {
         guard count > 0 else { return 0 }
         guard let data else { return 0 }
