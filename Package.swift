@@ -143,6 +143,7 @@ let package = Package(
             name: "KFeedTests",
             dependencies: [
                 "KFeed", "KFeedBase", "KFeedImages", "KFeedHTTP", "KFeedX", "KFeedTestSupport", "KFeedFuzz",
+                "KFeedConfig",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -100,6 +100,9 @@ package struct FeedsFile: Sendable {
         now: Date,
         defaults: FeedSettings = FeedSettings()
     ) throws -> FeedsFile {
+        if let (line, excess) = TOMLNesting.firstExcess(in: text) {
+            throw KFeedError(.configuration, "\(url.path):\(line): " + Self.description(of: excess))
+        }
         if let line = headerWithoutName(in: text) {
             throw KFeedError(
                 .configuration,
@@ -134,6 +137,21 @@ package struct FeedsFile: Sendable {
             budget: try reader.budget(table["budget"]),
             serve: try reader.serve(table["serve"], feeds: Set(names))
         )
+    }
+
+    /// What is wrong with a document that nests deeper than ``TOMLNesting`` allows, and what to do about it.
+    static func description(of excess: TOMLNesting.Excess) -> String {
+        let advice = "kfeed's keys have at most 3 parts and its values are strings, numbers and lists of strings"
+        switch excess {
+        case .keyParts(let parts):
+            return "a key of \(parts) parts is deeper than kfeed reads (at most \(TOMLNesting.maxKeyParts)); \(advice)"
+        case .valueNesting:
+            return "arrays and inline tables nested more than \(TOMLNesting.maxValueNesting) deep are deeper than "
+                + "kfeed reads; \(advice)"
+        case .depth:
+            return "tables and values nested more than \(TOMLNesting.maxDepth) deep (a header's, the keys' and the "
+                + "values' levels together) are deeper than kfeed reads; \(advice)"
+        }
     }
 
     /// The first line whose table header has no name after its `[` or `[[` (`[ (kpop) ]`). toml++ 3.4.0, under

@@ -245,17 +245,59 @@ public enum FuzzTargets {
         }
     }
 
+    /// The stack of the thread that reads a feeds file under libFuzzer: 512 KiB, where toml++ (its C++ built as
+    /// `scripts/fuzz.sh` builds it: -O0, no sanitizer) overflows on a key of about 1,100 parts or inline tables
+    /// nested about 140 deep; the limits of `TOMLNesting` take under half of it.
+    static let childStackBytes = 512 << 10
+
+    /// A feeds file's text and name, handed to the thread that reads it.
+    private final class FeedsFileInput {
+        let text: String
+        let url: URL
+
+        init(text: String, url: URL) {
+            self.text = text
+            self.url = url
+        }
+    }
+
     /// Whether libFuzzer drives the targets (`kfeed-fuzz`, which `KFEED_FUZZ_TARGET` selects), not the tests.
     private static let isFuzzing = ProcessInfo.processInfo.environment["KFEED_FUZZ_TARGET"] != nil
 
     /// Under libFuzzer, reads the feeds file in a child process first. toml++ 3.4.0 aborts on a few malformed
     /// documents (an assertion), which kfeed turns into exit 78 (`TOMLAbortGuard`): known, and not a crash of
     /// kfeed's, but the fuzzer would stop on it every time. Returns false for that case (the input goes no further);
-    /// anything else a child dies of (a sanitizer report) traps here, where libFuzzer records it.
+    /// anything else a child dies of (a sanitizer report, a stack overflow) traps here, where libFuzzer records it.
+    ///
+    /// The child reads on a thread of ``childStackBytes``: toml++ recurses once per level of a document (a key's or a
+    /// header's parts, nested arrays and inline tables), so on the main thread's 8 MiB only inputs far longer than
+    /// the fuzzer's (`scripts/fuzz.sh` caps them at 4 KiB) would overflow it; on the small stack a few thousand
+    /// levels do, and a document past `TOMLNesting`'s limits is found again as a crash if the check before toml++
+    /// ever lets one through.
     private static func parsesInAChild(_ text: String, url: URL) -> Bool {
         let child = fork()
         if child == 0 {
-            _ = try? FeedsFile.parse(text, url: url, now: Date(timeIntervalSince1970: 1_795_338_000))
+            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+            pthread_attr_init(attributes)
+            pthread_attr_setstacksize(attributes, childStackBytes)
+            let input = Unmanaged.passRetained(FeedsFileInput(text: text, url: url)).toOpaque()
+            var thread: pthread_t = 0
+            let started = pthread_create(
+                &thread,
+                attributes,
+                { context in
+                    guard let context else { return nil }
+                    let input = Unmanaged<FeedsFileInput>.fromOpaque(context).takeRetainedValue()
+                    _ = try? FeedsFile.parse(
+                        input.text,
+                        url: input.url,
+                        now: Date(timeIntervalSince1970: 1_795_338_000)
+                    )
+                    return nil
+                },
+                input
+            )
+            if started == 0 { pthread_join(thread, nil) }
             _exit(0)
         }
         var status: Int32 = 0

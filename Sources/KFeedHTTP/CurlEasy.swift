@@ -17,6 +17,9 @@ final class CurlEasy: @unchecked Sendable {
     static let maxDecodedRatio = 100
     /// Decoded bytes held before ``maxDecodedRatio`` is checked: small bodies are never refused for their ratio.
     static let ratioCheckBytes = 256 << 10
+    /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE`): the most wire bytes one read brings, and so the most by which
+    /// libcurl's count of received bytes lags the bytes whose decoded form the write callback is given.
+    static let readBufferBytes = 4_096
 
     /// The `CURL *` this object owns.
     let handle: UnsafeMutableRawPointer
@@ -90,6 +93,17 @@ final class CurlEasy: @unchecked Sendable {
     // MARK: - Callbacks (driver thread only)
 
     /// Appends body bytes; returns 0 (which aborts the transfer) once the body would exceed the byte cap.
+    ///
+    /// `data` is decoded (libcurl inflates a content-encoded body before this callback), so both checks bound the
+    /// decoded bytes this response holds, and both are made before anything is appended:
+    /// - the byte cap (`request.maxBodyBytes`: the page cap for a search answer, the image cap for a picture) is
+    ///   absolute: however the body is chunked on the wire and whenever its bytes arrive, this response never
+    ///   holds more than the cap;
+    /// - the ratio stops a compression bomb long before the cap: with dozens of image transfers in flight, each
+    ///   holding up to the cap, the cap alone would let a hostile server fill memory (`bench/gzip-bomb.sh`). It is
+    ///   given one read buffer of slack: on a chunked body libcurl adds a read's wire bytes to its count only after
+    ///   it has written their decoded bytes here, so without the slack a body of an honest ratio (72-fold) whose
+    ///   first read decodes past ``ratioCheckBytes`` would be refused or not depending on how its bytes arrive.
     fileprivate func receiveBody(_ data: UnsafeMutablePointer<CChar>?, count: Int) -> Int {
         guard count > 0 else { return 0 }
         guard let data else { return 0 }
@@ -97,12 +111,10 @@ final class CurlEasy: @unchecked Sendable {
             bodyExceededCap = true
             return 0
         }
-        // A compression bomb is stopped by its ratio long before the byte cap: with dozens of transfers in flight,
-        // each holding up to the cap, the cap alone would let a hostile server fill memory (`bench/gzip-bomb.sh`).
         if body.count + count > Self.ratioCheckBytes {
             var received: curl_off_t = 0
             if kfeed_curl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received) == CURLE_OK,
-                body.count + count > Self.maxDecodedRatio * max(Int(received), 1)
+                body.count + count > Self.maxDecodedRatio * (max(Int(received), 0) + Self.readBufferBytes)
             {
                 bodyExceededRatio = true
                 return 0
@@ -158,7 +170,7 @@ final class CurlEasy: @unchecked Sendable {
         try set(CURLOPT_NOSIGNAL, 1)
         // A refresh has dozens of transfers in flight, each with a receive buffer: 4 KiB instead of libcurl's
         // 16 KiB lowers its peak memory by about 0.6 MiB; bodies of tens of KiB take a few more reads.
-        try set(CURLOPT_BUFFERSIZE, 4_096)
+        try set(CURLOPT_BUFFERSIZE, Self.readBufferBytes)
         // Over TLS, wait for the host's connection to say whether it multiplexes (HTTP/2) rather than open another.
         if request.url.scheme?.lowercased() == "https" { try set(CURLOPT_PIPEWAIT, 1) }
         try set(CURLOPT_FOLLOWLOCATION, request.maxRedirects > 0 ? 1 : 0)

@@ -174,7 +174,7 @@ package struct XClient: Sendable {
         let httpRequest = HTTPRequest(
             url: url,
             headers: headers,
-            maxBodyBytes: 4 << 20,
+            maxBodyBytes: Self.maxPageBytes,
             maxRedirects: 0,
             totalTimeout: configuration.requestTimeout
         )
@@ -208,6 +208,10 @@ package struct XClient: Sendable {
             backoff *= 2
         }
     }
+
+    /// The largest search answer accepted, in decoded bytes: the transport's absolute cap for one page, whatever its
+    /// compression and its chunking on the wire.
+    package static let maxPageBytes = 4 << 20
 
     /// Turns a non-2xx response into the contract's error.
     package static func classify(_ response: HTTPResponse) -> KFeedError {

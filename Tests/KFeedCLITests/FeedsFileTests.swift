@@ -82,6 +82,24 @@ struct FeedsFileTests {
         // line, exit 78.
         ("[feeds.kpop]\nquery = \"cats\"\nprofiles = [\"trmnl\", }]\n", " is not valid TOML", "check its brackets"),
         ("[budget]\nposts_per_day = 60\n", ": feeds", "no feed"),
+        // toml++ recurses once per level of a key, a header or a value, and overflowed the stack on these (SIGSEGV):
+        // kfeed refuses them before it reads them.
+        (
+            "[feeds.kpop]\nquery = \"cats\"\n" + String(repeating: "a.", count: 149_999) + "a = 1\n", ":3: ",
+            "a key of 150000 parts is deeper than kfeed reads (at most 64)"
+        ),
+        (
+            "[feeds.kpop]\nquery = \"cats\"\n[" + String(repeating: "a.", count: 149_999) + "a]\n", ":3: ",
+            "a key of 150000 parts is deeper than kfeed reads (at most 64)"
+        ),
+        (
+            "[feeds.kpop]\nquery = \"cats\"\nx = " + String(repeating: "[", count: 100_000) + "\n", ":3: ",
+            "arrays and inline tables nested more than 32 deep"
+        ),
+        (
+            "[feeds.kpop]\nquery = \"cats\"\nx = " + String(repeating: "{a=", count: 100_000) + "\n", ":3: ",
+            "arrays and inline tables nested more than 32 deep"
+        ),
     ])
     func aBadFileIsOneLineNamingTheLineAndKeyExit78BeforeAnyRequest(
         text: String,

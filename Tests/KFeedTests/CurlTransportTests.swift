@@ -4,6 +4,7 @@ import KFeedBase
 import KFeedHTTP
 import KFeedImages
 import KFeedTestSupport
+import KFeedX
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -225,9 +226,11 @@ struct CurlTransportTests {
         }
     }
 
-    /// A gzip member whose deflate stream decodes to `runs` × 258 zero bytes (fixed Huffman codes: a literal 0, then
-    /// matches of length 258 at distance 1, 13 bits each), without a valid trailer: a transfer must stop long before.
-    private static func gzipBomb(runs: Int) -> Data {
+    /// A gzip member whose deflate stream decodes to 1 + `runs` × (`literals` + 258) zero bytes (fixed Huffman codes:
+    /// a literal 0, then per run `literals` literal zeros, 8 bits each, and a match of length 258 at distance 1, 13
+    /// bits), without a valid trailer (a transfer must stop long before) unless `trailer`. With no literals it
+    /// inflates about 160-fold; with 2, about 72-fold (under the transport's ratio, so only the byte cap stops it).
+    private static func gzipBomb(runs: Int, literals: Int = 0, trailer: Bool = false) -> Data {
         var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255]
         var accumulator: UInt32 = 0
         var count = 0
@@ -249,12 +252,27 @@ struct CurlTransportTests {
         put(1, 2)  // fixed Huffman
         code(0x30, 8)  // literal 0
         for _ in 0..<runs {
+            for _ in 0..<literals { code(0x30, 8) }  // literal 0
             code(0b1100_0101, 8)  // length 258 (code 285)
             code(0, 5)  // distance 1
         }
         code(0, 7)  // end of block
         put(0, 7)
-        return Data(bytes + [UInt8](repeating: 0, count: 8))
+        guard trailer else { return Data(bytes + [UInt8](repeating: 0, count: 8)) }
+        let decoded = 1 + runs * (literals + 258)
+        var table = [UInt32](repeating: 0, count: 256)
+        for byte in 0..<256 {
+            var value = UInt32(byte)
+            for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+            table[byte] = value
+        }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for _ in 0..<decoded { crc = table[Int(crc & 0xFF)] ^ (crc >> 8) }  // CRC-32 of the zero bytes
+        crc ^= 0xFFFF_FFFF
+        for value in [crc, UInt32(truncatingIfNeeded: decoded)] {
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        return Data(bytes)
     }
 
     @Test func stopsACompressionBombByItsRatioLongBeforeTheByteCap() async throws {
@@ -265,6 +283,71 @@ struct CurlTransportTests {
             headers: [HTTPHeader("Content-Encoding", "gzip")],
             body: bomb,
             delivery: .chunked(chunkSize: 16_384)
+        )
+        try await LoopbackServer.with(responding: response) { baseURL in
+            let url = try Self.url(baseURL, "/bomb.jpg")
+            let error = await #expect(throws: KFeedError.self) {
+                try await transport.send(HTTPRequest(url: url, maxBodyBytes: ImageFetcher.maxImageBytes))
+            }
+            #expect(
+                error?.message.contains("exceeded 100 times its compressed size") == true,
+                "\(String(describing: error))"
+            )
+        }
+    }
+
+    /// How a compressed body may reach the client: in one write, in 4 KiB chunks, or in 4 KiB writes 1 ms apart.
+    static let compressedDeliveries: [LoopbackServer.Response.Delivery] = [
+        .whole, .chunked(chunkSize: 4_096), .drip(bytes: 4_096, every: .milliseconds(1)),
+    ]
+
+    @Test(arguments: compressedDeliveries)
+    func capsTheDecodedBytesOfAPageWhateverTheChunking(delivery: LoopbackServer.Response.Delivery) async throws {
+        let transport = try CurlTransport()
+        let runs = 6 << 20 / 260  // 6 MiB decoded from 88 KB: past the page cap, under the ratio
+        let response = LoopbackServer.Response(
+            headers: [HTTPHeader("Content-Encoding", "gzip")],
+            body: Self.gzipBomb(runs: runs, literals: 2),
+            delivery: delivery
+        )
+        try await LoopbackServer.with(responding: response) { baseURL in
+            let url = try Self.url(baseURL, "/2/tweets/search/recent")
+            let error = await #expect(throws: KFeedError.self) {
+                try await transport.send(HTTPRequest(url: url, maxBodyBytes: XClient.maxPageBytes))
+            }
+            #expect(error?.code == .transport)
+            #expect(
+                error?.message.contains("exceeded \(XClient.maxPageBytes) bytes") == true,
+                "\(String(describing: error))"
+            )
+        }
+    }
+
+    @Test(arguments: compressedDeliveries)
+    func acceptsACompressedBodyUnderTheCapWhateverTheChunking(
+        delivery: LoopbackServer.Response.Delivery
+    ) async throws {
+        let transport = try CurlTransport()
+        let runs = 3 << 20 / 260  // 3 MiB decoded, 72-fold: neither the cap nor the ratio refuses it
+        let response = LoopbackServer.Response(
+            headers: [HTTPHeader("Content-Encoding", "gzip")],
+            body: Self.gzipBomb(runs: runs, literals: 2, trailer: true),
+            delivery: delivery
+        )
+        try await LoopbackServer.with(responding: response) { baseURL in
+            let url = try Self.url(baseURL, "/2/tweets/search/recent")
+            let page = try await transport.send(HTTPRequest(url: url, maxBodyBytes: XClient.maxPageBytes))
+            #expect(page.body == Data(count: 1 + runs * 260))
+        }
+    }
+
+    @Test(arguments: compressedDeliveries)
+    func stopsACompressionBombWhateverTheChunking(delivery: LoopbackServer.Response.Delivery) async throws {
+        let transport = try CurlTransport()
+        let response = LoopbackServer.Response(
+            headers: [HTTPHeader("Content-Encoding", "gzip")],
+            body: Self.gzipBomb(runs: 400_000),  // 103 MB decoded from 650 KB
+            delivery: delivery
         )
         try await LoopbackServer.with(responding: response) { baseURL in
             let url = try Self.url(baseURL, "/bomb.jpg")
