@@ -19,16 +19,7 @@ struct FeedsTests {
         let cache = directory.url.appendingPathComponent("cache")
         let search = try Fixture.data("recent-search.kpop.json")
         let photo = try TestJPEG.jpeg(TestJPEG.gradient(width: 640, height: 480), width: 640, height: 480)
-        let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
-            guard request.path == RecentSearchRequest.path else {
-                return .init(headers: [HTTPHeader("Content-Type", "image/jpeg")], body: photo)
-            }
-            let host = request[header: "Host"] ?? "127.0.0.1"
-            let body = String(decoding: search, as: UTF8.self)
-                .replacingOccurrences(of: "https://pbs.twimg.com", with: "http://\(host)")
-            return .init(headers: [HTTPHeader("Content-Type", "application/json")], body: Data(body.utf8))
-        }
-        try await LoopbackServer.withServer(handler) { server in
+        try await LoopbackServer.withServer(LoopbackServer.searching(search, pictures: photo)) { server in
             let now = ["--now", "2026-11-22T09:00:00Z"]
             let refresh = try await KFeedProcess.run(
                 [

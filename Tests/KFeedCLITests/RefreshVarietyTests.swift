@@ -99,16 +99,7 @@ struct RefreshVarietyTests {
             of: try Fixture.data("images/stage-1.jpg"),
             size: ImageSize(width: 480, height: 600)
         )
-        let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
-            let host = request[header: "Host"] ?? "127.0.0.1"
-            guard request.path == RecentSearchRequest.path else {
-                return .init(headers: [HTTPHeader("Content-Type", "image/jpeg")], body: repost)
-            }
-            let body = String(decoding: search, as: UTF8.self)
-                .replacingOccurrences(of: "https://pbs.twimg.com", with: "http://\(host)")
-            return .init(headers: [HTTPHeader("Content-Type", "application/json")], body: Data(body.utf8))
-        }
-        try await LoopbackServer.withServer(handler) { server in
+        try await LoopbackServer.withServer(LoopbackServer.searching(search, pictures: repost)) { server in
             let run = try await Self.refresh(server, cache: cache, now: Self.at(86_400))
             #expect(run.status == 0, "\(run.stderr)")
             let manifest = try Self.manifest(cache)

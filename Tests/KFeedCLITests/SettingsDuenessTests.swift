@@ -13,25 +13,21 @@ import Testing
 struct SettingsDuenessTests {
     private static let start = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
 
-    /// The recorded search and a photo for every picture, on a loopback server; `body` gets the server and a run
-    /// function that refreshes at `now` with `arguments` added.
+    /// The recorded search and a photo for every picture, on a loopback server; `body` gets the cache directory (in a
+    /// temporary directory of the test's own), the server and a run function that runs kfeed at `now` with
+    /// `arguments`, the server's API and the cache added.
     private static func withX(
-        cache: URL,
-        _ body: (LoopbackServer, _ run: ([String], Date) async throws -> KFeedProcess.Result) async throws -> Void
+        _ body: (
+            _ cache: URL, LoopbackServer, _ run: ([String], Date) async throws -> KFeedProcess.Result
+        ) async throws -> Void
     ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.url.appendingPathComponent("cache")
         let search = try Fixture.data("recent-search.kpop.json")
         let photo = try TestJPEG.jpeg(TestJPEG.gradient(width: 800, height: 600), width: 800, height: 600)
-        let handler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response = { request in
-            let host = request[header: "Host"] ?? "127.0.0.1"
-            guard request.path == RecentSearchRequest.path else {
-                return .init(headers: [HTTPHeader("Content-Type", "image/jpeg")], body: photo)
-            }
-            let body = String(decoding: search, as: UTF8.self)
-                .replacingOccurrences(of: "https://pbs.twimg.com", with: "http://\(host)")
-            return .init(headers: [HTTPHeader("Content-Type", "application/json")], body: Data(body.utf8))
-        }
-        try await LoopbackServer.withServer(handler) { server in
-            try await body(server) { arguments, now in
+        try await LoopbackServer.withServer(LoopbackServer.searching(search, pictures: photo)) { server in
+            try await body(cache, server) { arguments, now in
                 try await KFeedProcess.run(
                     arguments + [
                         "--api-base", server.baseURL.absoluteString, "--cache", cache.path,
@@ -48,11 +44,8 @@ struct SettingsDuenessTests {
     }
 
     @Test func aChangedSettingMakesTheFeedDueAndTheSameSettingsDoNot() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let cache = directory.url.appendingPathComponent("cache")
         let later = Self.start.addingTimeInterval(3_600)
-        try await Self.withX(cache: cache) { server, run in
+        try await Self.withX { cache, server, run in
             let first = try await run(["refresh", "--no-repeat-days", "0"], Self.start)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(Self.searches(server) == 1)
@@ -86,11 +79,8 @@ struct SettingsDuenessTests {
     }
 
     @Test func aCaptionChangeReRendersWithNoSearchAndStatusComparesTheSameSettings() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let cache = directory.url.appendingPathComponent("cache")
         let later = Self.start.addingTimeInterval(3_600)
-        try await Self.withX(cache: cache) { server, run in
+        try await Self.withX { cache, server, run in
             let base = ["--no-repeat-days", "0", "--profile", "grey4"]
             let first = try await run(["refresh"] + base, Self.start)
             #expect(first.status == 0, "\(first.stderr)")
@@ -123,10 +113,6 @@ struct SettingsDuenessTests {
     }
 
     @Test func aFeedsFileTableChangedMakesThatFeedDue() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let cache = directory.url.appendingPathComponent("cache")
-        let config = directory.url.appendingPathComponent("kfeed.toml")
         let later = Self.start.addingTimeInterval(3_600)
         let file = { (entries: Int) in
             """
@@ -140,7 +126,8 @@ struct SettingsDuenessTests {
             no_repeat_days = 0
             """
         }
-        try await Self.withX(cache: cache) { server, run in
+        try await Self.withX { cache, server, run in
+            let config = cache.deletingLastPathComponent().appendingPathComponent("kfeed.toml")
             try file(24).write(to: config, atomically: true, encoding: .utf8)
             let first = try await run(["refresh", "--config", config.path], Self.start)
             #expect(first.status == 0, "\(first.stderr)")
