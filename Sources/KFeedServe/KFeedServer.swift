@@ -56,9 +56,8 @@ package enum KFeedServer {
     }
 
     /// The server as a Hummingbird application: `configuration`'s routes on its router, HTTP/1.1 connections
-    /// with the header and idle timeout, as Hummingbird sets them up. (An answer path on the event loop beside the
-    /// router, for `/current.jpg` and the files, was removed: it earned nothing measurable on `bench/serve.sh`,
-    /// see `docs/architecture.md`.) ``run(_:onListening:)`` runs it; tests call it in process
+    /// with the header and idle timeout (``ServeChannel``: Hummingbird's, with ``ImmediateFileHandler`` in it).
+    /// ``run(_:onListening:)`` runs it; tests call it in process
     /// (`HummingbirdTesting`'s `app.test(.router)`).
     /// - Throws: `KFeedError` `.configuration` when a key is set and its URLs cannot be signed (no libcrypto).
     package static func application(
@@ -70,7 +69,9 @@ package enum KFeedServer {
         let timeout = configuration.headerTimeout.components
         return Application(
             router: responder.router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(max(1, timeout.seconds)))),
+            server: HTTPServerBuilder { handler in
+                ServeChannel(responder: handler, immediate: responder, idleTimeout: .seconds(max(1, timeout.seconds)))
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port),
                 serverName: "kfeed",
