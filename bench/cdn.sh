@@ -16,8 +16,8 @@ after="${2:-15}"
 connections="${3:-8}"
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 bash scripts/deps.sh nginx-light wrk curl
-swift build -c release --scratch-path "$scratch" --product kfeed >&2
-bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed >&2
+bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
 
 work="$(mktemp -d)"
 chmod 0755 "$work"  # nginx's workers (nobody, when run as root) reach their cache and temp paths here

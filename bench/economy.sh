@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
-swift build -c release --scratch-path "$scratch" --product kfeed-bench >&2
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2
+binary="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 
 echo "==================== kfeed economy (posts read) ===================="
 "$binary" economy "$@"

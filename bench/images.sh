@@ -28,7 +28,7 @@ if ! need vipsthumbnail || ! need djpeg || [ ! -x /usr/bin/time ] || ! /usr/bin/
 fi
 [ -d "$CORPUS" ] || bash /work/shared/bench/make-corpus.sh "$CORPUS"
 
-(cd "$ROOT" && swift build -c release --scratch-path .build-images --product kfeed-bench 2>&1 | tail -1)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-images --product kfeed-bench 2>&1 | tail -1)
 BIN="$ROOT/.build-images/release/kfeed-bench"
 
 rm -rf "$WORK"; mkdir -p "$WORK"

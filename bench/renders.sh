@@ -26,8 +26,8 @@ bash "$ROOT/scripts/deps.sh"
 [ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
 
 if [ -z "${BIN:-}" ]; then
-  (cd "$ROOT" && swift build -c release --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)
-  BIN="$(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)
+  BIN="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 fi
 PROFILES=${PROFILES:-"trmnl trmnl-bmp trmnl-grey4 trmnl-x grey4 inky7 spectra6 spectra6-13 inkplate inkplate10 inkplate6plus frame"}
 

@@ -12,8 +12,8 @@ CORPUS=${CORPUS:-/tmp/kfeed-corpus}
 [ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
-(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --product kfeed-bench >&2)
-binary="$(cd "$ROOT" && swift build -c release --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2)
+binary="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 
 echo "==================== kfeed repost detection ===================="
 "$binary" reposts --siblings "${1:-26}" --sample "$ROOT/Fixtures/images" "$CORPUS"/*.jpg

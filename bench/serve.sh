@@ -10,8 +10,8 @@ seconds="${1:-5}"
 rounds="${2:-4}"
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 bash scripts/deps.sh nginx wrk
-swift build -c release --scratch-path "$scratch" --product kfeed >&2
-bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed >&2
+bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
 
 work="$(mktemp -d)"
 kfeed_pid=""

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
-swift build -c release --product kfeed >&2
+swift build -c release --static-swift-stdlib --product kfeed >&2
 exec .build/release/kfeed timeline --replay Fixtures/replay/sample "$@"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 output="${1:-docs/preview.png}"
 bash scripts/deps.sh chromium fonts-noto-cjk fonts-noto-color-emoji
 if [ -z "${KFEED_BINARY:-}" ]; then
-  swift build -c release --product kfeed >&2
+  swift build -c release --static-swift-stdlib --product kfeed >&2
   KFEED_BINARY=.build/release/kfeed
 fi
 work="$(mktemp -d)"
