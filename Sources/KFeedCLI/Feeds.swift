@@ -89,9 +89,7 @@ struct Feeds {
     /// when a refresh is due.
     func refresher(for member: Member, alsoRendering extra: [DisplayProfile] = []) -> Refresher {
         var settings = member.settings
-        for profile in extra where !settings.profiles.contains(where: { $0.name == profile.name }) {
-            settings.profiles.append(profile)
-        }
+        settings.addProfiles(extra)
         let (replay, tokenFile, environment, apiBase, pages, logger) =
             (self.replay, self.tokenFile, self.environment, self.apiBase, self.pages, self.logger)
         return Refresher(store: member.store, settings: settings, logger: logger) {

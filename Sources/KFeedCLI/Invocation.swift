@@ -92,7 +92,8 @@ struct Invocation {
             }
         }
         if let text = environment["KFEED_PROFILES"] {
-            settings.profiles = unique(
+            settings.profiles = []
+            settings.addProfiles(
                 try list(text).map { name in
                     do { return try DisplayProfile(parsing: name) } catch let error as KFeedError {
                         throw KFeedError(.configuration, "KFEED_PROFILES: \(error.message)")
@@ -107,12 +108,6 @@ struct Invocation {
                 }
             }
         }
-    }
-
-    /// One profile per name, the first kept.
-    static func unique(_ profiles: [DisplayProfile]) -> [DisplayProfile] {
-        var names: Set<String> = []
-        return profiles.filter { names.insert($0.name).inserted }
     }
 
     /// `--now`, else `KFEED_NOW`, else the current second.

@@ -110,6 +110,13 @@ enum Console {
     static func info(_ message: String) {
         FileHandle.standardError.write(Data("kfeed: \(message)\n".utf8))
     }
+
+    /// What a refresh made, as `-v` says it (`kfeed refresh`, `kfeed serve --refresh`).
+    static func refreshed(_ manifest: Manifest, _ summary: Refresher.Summary) -> String {
+        "refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, \(summary.reused) reused, "
+            + "\(summary.placeholders) placeholders"
+            + (summary.rendered > 0 ? ", \(summary.rendered) display renders" : "")
+    }
 }
 
 /// Prints the library's log lines as `kfeed` always has: `kfeed: MESSAGE` on stderr, one line each, no timestamp

@@ -239,7 +239,8 @@ struct TimelineOptions: ParsableArguments {
         if let size { settings.size = size }
         if let noRepeatDays { settings.noRepeatDays = noRepeatDays }
         if !profiles.isEmpty {
-            settings.profiles = Invocation.unique(try profiles.map { try DisplayProfile(parsing: $0) })
+            settings.profiles = []
+            settings.addProfiles(try profiles.map { try DisplayProfile(parsing: $0) })
         }
         if noCaption { settings.captions = false }
         if allowSensitive { settings.allowsSensitive = true }

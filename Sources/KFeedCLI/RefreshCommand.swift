@@ -65,11 +65,7 @@ struct RefreshCommand: AsyncParsableCommand {
         case .notDue(let until):
             Console.info("\(prefix)not due until \(until.map(InstantFormat.string) ?? "--force")")
         case .refreshed(let manifest, let summary):
-            Console.info(
-                "\(prefix)refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
-                    + "\(summary.reused) reused, \(summary.placeholders) placeholders"
-                    + (summary.rendered > 0 ? ", \(summary.rendered) display renders" : "")
-            )
+            Console.info(prefix + Console.refreshed(manifest, summary))
         case .noUsablePost(let retry):
             Console.info(
                 "\(prefix)no usable post; kept the last timeline; retry after \(retry.map(InstantFormat.string) ?? "-")"

@@ -252,12 +252,7 @@ struct ServeCommand: AsyncParsableCommand {
         switch outcome {
         case .notDue: break
         case .refreshed(let manifest, let summary):
-            if verbose {
-                Console.info(
-                    "\(prefix)refreshed \(manifest.entries.count) entries: \(summary.fetched) images fetched, "
-                        + "\(summary.reused) reused, \(summary.placeholders) placeholders"
-                )
-            }
+            if verbose { Console.info(prefix + Console.refreshed(manifest, summary)) }
         case .noUsablePost(let retry):
             Console.warning(
                 "\(prefix)refresh found no usable post; serving the last timeline; retry after "

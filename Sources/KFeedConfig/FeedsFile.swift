@@ -308,10 +308,9 @@ extension FeedsFile.Reader {
         }
         if let texts = try strings(table["profiles"], at: path + ["profiles"]) {
             settings.profiles = []
-            for text in texts {
-                let profile = try parsed(at: path + ["profiles"]) { try DisplayProfile(parsing: text) }
-                if !settings.profiles.contains(where: { $0.name == profile.name }) { settings.profiles.append(profile) }
-            }
+            settings.addProfiles(
+                try texts.map { text in try parsed(at: path + ["profiles"]) { try DisplayProfile(parsing: text) } }
+            )
         }
         if let days = try int(table["no_repeat_days"], at: path + ["no_repeat_days"], in: 0...365) {
             settings.noRepeatDays = days

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KFeed
+import KFeedBase
 
 /// One file of a generation, read into memory when the generation was loaded, with its validators.
 struct ServedFile: Sendable {
@@ -35,13 +36,13 @@ struct ServedFile: Sendable {
 
     /// A strong entity tag for `bytes`.
     static func etag(for bytes: some Sequence<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         var count = 0
         for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            hash.add(byte)
             count += 1
         }
-        return "\"\(String(hash, radix: 16))-\(String(count, radix: 16))\""
+        return "\"\(String(hash.value, radix: 16))-\(String(count, radix: 16))\""
     }
 
     /// The media type of a file the cache holds, by its extension.

@@ -102,6 +102,14 @@ public struct FeedSettings: Sendable, Hashable {
         )
     }
 
+    /// Adds each of `profiles` that the settings do not render yet, by name, in order (a name given twice counts
+    /// once).
+    package mutating func addProfiles(_ profiles: [DisplayProfile]) {
+        for profile in profiles where !self.profiles.contains(where: { $0.name == profile.name }) {
+            self.profiles.append(profile)
+        }
+    }
+
     // MARK: - What the layers below read
 
     /// Selection and schedule.
@@ -181,14 +189,11 @@ public struct FeedSettings: Sendable, Hashable {
         Self.digest(["captions=\(captions)"])
     }
 
-    /// Sixteen hex digits of FNV-1a (64-bit) over the lines: stable across runs and machines (`Hasher` is not).
+    /// Sixteen hex digits of FNV-1a over the lines: stable across runs and machines.
     private static func digest(_ lines: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in lines.joined(separator: "\n").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = FNV1a()
+        hash.add(lines.joined(separator: "\n").utf8)
+        return hash.hex
     }
 
     /// Whether `text` has an `OR` outside parentheses and quotes (X binds AND tighter than OR, so an exclusion

@@ -156,12 +156,9 @@ extension Refresher {
         case timeline(Manifest, Summary, identities: [String: PictureIdentity])
 
         /// The timeline with the digests of the settings it was made with, so that a change of them makes it due.
-        func stamped(with settings: FeedSettings) -> Made {
+        func stamped(with fingerprints: Manifest.Fingerprints) -> Made {
             guard case .timeline(var manifest, let summary, let identities) = self else { return self }
-            manifest.fingerprints = Manifest.Fingerprints(
-                timeline: settings.timelineFingerprint,
-                renders: settings.renderFingerprint
-            )
+            manifest.fingerprints = fingerprints
             return .timeline(manifest, summary, identities: identities)
         }
     }

@@ -119,6 +119,8 @@ public struct Refresher: Sendable {
     let settings: FeedSettings
     /// The query sent (``FeedSettings/search``: the settings' query with the denied accounts that fit).
     let query: RecentSearchQuery
+    /// The settings' digests a timeline records, made once: due-ness compares them at every cron run.
+    let fingerprints: Manifest.Fingerprints
     private let connect: @Sendable () throws -> Connection
     private let deadline: Duration
     /// Starts the deadline on the refresher's clock.
@@ -144,6 +146,10 @@ public struct Refresher: Sendable {
         self.store = store
         self.settings = settings
         self.query = settings.search.query
+        self.fingerprints = Manifest.Fingerprints(
+            timeline: settings.timelineFingerprint,
+            renders: settings.renderFingerprint
+        )
         self.connect = connect
         self.deadline = deadline
         self.startDeadline = { Deadline.starting(on: clock, after: $0) }
@@ -163,7 +169,7 @@ public struct Refresher: Sendable {
         // A setting that shapes the timeline changed (a timeline written before they were recorded: its query or
         // size did).
         if let recorded = manifest.fingerprints {
-            if recorded.timeline != settings.timelineFingerprint { return Dueness(isDue: true) }
+            if recorded.timeline != fingerprints.timeline { return Dueness(isDue: true) }
         } else if manifest.query != query.text || manifest.size != settings.size {
             return Dueness(isDue: true)
         }
@@ -173,7 +179,7 @@ public struct Refresher: Sendable {
         // settings (the caption band turned off): render them now. (An entry whose media key is not valid can have no
         // render file: it never makes the timeline due.)
         let rendersChanged =
-            !settings.profiles.isEmpty && manifest.fingerprints.map { $0.renders != settings.renderFingerprint } == true
+            !settings.profiles.isEmpty && manifest.fingerprints.map { $0.renders != fingerprints.renders } == true
         let lacksRender =
             rendersChanged
             || manifest.entries.contains { entry in
@@ -225,7 +231,7 @@ public struct Refresher: Sendable {
         do {
             found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
             made = try await makeTimeline(from: found, run: run, connection: connection, deadline: started)
-                .stamped(with: settings)
+                .stamped(with: fingerprints)
             if case .timeline(let manifest, _, let identities) = made {
                 try commit(manifest, run: &run, found: found, identities: identities)
             }
@@ -332,7 +338,7 @@ public struct Refresher: Sendable {
             try await renderDisplays(of: previous, with: images)
         }
         manifest.fingerprints = previous.fingerprints.map {
-            Manifest.Fingerprints(timeline: $0.timeline, renders: settings.renderFingerprint)
+            Manifest.Fingerprints(timeline: $0.timeline, renders: fingerprints.renders)
         }
         try store.commit(manifest)
         summary.placeholders = manifest.entries.filter(\.placeholder).count
