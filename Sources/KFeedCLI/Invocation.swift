@@ -68,16 +68,17 @@ struct Invocation {
         return feeds
     }
 
-    /// `settings` with every flag given written over it.
+    /// `settings` with every flag given written over it, checked whole.
     private func flagged(_ settings: FeedSettings, now: Date) throws -> FeedSettings {
         var settings = settings
         try search?.apply(to: &settings)
         try timeline?.apply(to: &settings, now: now)
+        try settings.validate()
         return settings
     }
 
     /// The feed of the flags' settings from the environment and `.env`: `KFEED_QUERY` (or `KFEED_CONTEXTS`),
-    /// `KFEED_SIZE`, `KFEED_PROFILES`, `KFEED_DENY`. A feeds file's feeds take none of them.
+    /// `KFEED_SIZE`, `KFEED_PROFILES`, `KFEED_DENY`, `KFEED_ALLOW`. A feeds file's feeds take none of them.
     /// - Throws: `KFeedError` `.configuration` naming the variable.
     static func applyEnvironment(_ environment: SettingsEnvironment, to settings: inout FeedSettings) throws {
         let list = { (text: String) in text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }
@@ -101,10 +102,11 @@ struct Invocation {
                 }
             )
         }
-        if let text = environment["KFEED_DENY"] {
-            settings.deny = try list(text).map { name in
-                do { return try FeedSettings.deniedAccount(parsing: name) } catch let error as KFeedError {
-                    throw KFeedError(.configuration, "KFEED_DENY: \(error.message)")
+        for (variable, path) in [("KFEED_DENY", \FeedSettings.deny), ("KFEED_ALLOW", \FeedSettings.allow)] {
+            guard let text = environment[variable] else { continue }
+            settings[keyPath: path] = try list(text).map { name in
+                do { return try FeedSettings.account(parsing: name) } catch let error as KFeedError {
+                    throw KFeedError(.configuration, "\(variable): \(error.message)")
                 }
             }
         }

@@ -46,8 +46,8 @@ struct FeedSelection: ParsableArguments {
     @Option(
         name: .customLong("feed"),
         help: ArgumentHelp(
-            "The feed of the feeds file to use (refresh, serve and status: repeat for several; default all, else the "
-                + "first).",
+            "The feed of the feeds file to use (refresh, serve, status, hide and unhide: repeat for several; default "
+                + "all, else the first).",
             valueName: "name"
         )
     )
@@ -117,7 +117,8 @@ struct SourceOptions: ParsableArguments {
     }
 }
 
-/// `--context`, `--query`, `--deny`, `--entries`: what a feed searches and how many posts it wants. Each given flag
+/// `--context`, `--query`, `--allow`, `--deny`, `--min-likes`…, `--entries`: what a feed searches and how many posts it
+/// wants. Each given flag
 /// overrides the feed's setting (from the feeds file, or the environment and `.env`).
 struct SearchOptions: ParsableArguments {
     @Option(
@@ -135,6 +136,24 @@ struct SearchOptions: ParsableArguments {
     )
     var deny: [String] = []
 
+    @Option(
+        name: .customLong("allow"),
+        help: ArgumentHelp(
+            "An account whose posts are shown, @username (repeatable; none: every account).",
+            valueName: "@user"
+        )
+    )
+    var allow: [String] = []
+
+    @Option(name: .customLong("min-likes"), help: ArgumentHelp("The fewest likes a post needs.", valueName: "n"))
+    var minLikes: Int?
+
+    @Option(name: .customLong("min-reposts"), help: ArgumentHelp("The fewest reposts a post needs.", valueName: "n"))
+    var minReposts: Int?
+
+    @Option(name: .customLong("min-replies"), help: ArgumentHelp("The fewest replies a post needs.", valueName: "n"))
+    var minReplies: Int?
+
     @Option(help: ArgumentHelp("Timeline length, 1…100 (default 24).", valueName: "n"))
     var entries: Int?
 
@@ -142,9 +161,17 @@ struct SearchOptions: ParsableArguments {
         if let entries, !(1...100).contains(entries) {
             throw ValidationError("--entries must be 1…100, not \(entries)")
         }
-        for text in deny {
-            do { _ = try FeedSettings.deniedAccount(parsing: text) } catch {
-                throw ValidationError("--deny: \(error.message)")
+        for (flag, names) in [("--deny", deny), ("--allow", allow)] {
+            for text in names {
+                do { _ = try FeedSettings.account(parsing: text) } catch {
+                    throw ValidationError("\(flag): \(error.message)")
+                }
+            }
+        }
+        for (flag, value) in [("--min-likes", minLikes), ("--min-reposts", minReposts), ("--min-replies", minReplies)] {
+            guard let value else { continue }
+            do { _ = try FeedSettings.Minimums.threshold(value, named: flag) } catch {
+                throw ValidationError(error.message)
             }
         }
     }
@@ -159,7 +186,11 @@ struct SearchOptions: ParsableArguments {
         if !contexts.isEmpty {
             settings.query = RecentSearchQuery(contexts: try contexts.map(ContextAnnotation.init(parsing:)))
         }
-        if !deny.isEmpty { settings.deny = try deny.map { try FeedSettings.deniedAccount(parsing: $0) } }
+        if !deny.isEmpty { settings.deny = try deny.map { try FeedSettings.account(parsing: $0) } }
+        if !allow.isEmpty { settings.allow = try allow.map { try FeedSettings.account(parsing: $0) } }
+        if let minLikes { settings.minimums.likes = minLikes }
+        if let minReposts { settings.minimums.reposts = minReposts }
+        if let minReplies { settings.minimums.replies = minReplies }
         if let entries { settings.entries = entries }
     }
 }

@@ -19,8 +19,16 @@ struct QueryCommand: AsyncParsableCommand {
         let sent = settings.search
         let request = XClient.firstRequest(for: sent.query, wanting: settings.entries)
         print(request.url(baseURL: feeds.apiBase).absoluteString)
-        // Where each denied account is kept out: by the query itself, or after the read when 512 characters are full.
+        // Where each account rule is applied: by the query itself, or after the read when 512 characters are full.
         let accounts = { (names: [String]) in names.map { "@\($0)" }.joined(separator: " ") }
+        if !settings.allow.isEmpty {
+            Console.info(
+                sent.allowInQuery
+                    ? "allow: only \(accounts(settings.allow)), in the query (from:)"
+                    : "allow: only \(accounts(settings.allow)), kept after the read (the query would pass X's 512 "
+                        + "characters)"
+            )
+        }
         if !sent.inQuery.isEmpty { Console.info("deny: \(accounts(sent.inQuery)) excluded in the query (-from:)") }
         if !sent.filtered.isEmpty {
             Console.info(

@@ -48,7 +48,7 @@ package struct FeedsFile: Sendable {
     /// The keys a `[feeds.NAME]` table may have.
     package static let feedKeys = [
         "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
-        "video_previews", "captions", "deny",
+        "video_previews", "captions", "deny", "allow", "min_likes", "min_reposts", "min_replies",
     ]
     /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
     package static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -322,11 +322,23 @@ extension FeedsFile.Reader {
             settings.usesVideoPreviews = flag
         }
         if let flag = try bool(table["captions"], at: path + ["captions"]) { settings.captions = flag }
-        if let accounts = try strings(table["deny"], at: path + ["deny"]) {
-            settings.deny = try accounts.map { text in
-                try parsed(at: path + ["deny"]) { try FeedSettings.deniedAccount(parsing: text) }
+        for (key, accounts) in [("deny", \FeedSettings.deny), ("allow", \FeedSettings.allow)] {
+            guard let texts = try strings(table[key], at: path + [key]) else { continue }
+            settings[keyPath: accounts] = try texts.map { text in
+                try parsed(at: path + [key]) { try FeedSettings.account(parsing: text) }
             }
         }
+        let minimums = [
+            ("min_likes", \FeedSettings.Minimums.likes), ("min_reposts", \FeedSettings.Minimums.reposts),
+            ("min_replies", \FeedSettings.Minimums.replies),
+        ]
+        for (key, threshold) in minimums {
+            guard let value = try int(table[key], at: path + [key], in: 0...FeedSettings.Minimums.limit) else {
+                continue
+            }
+            settings.minimums[keyPath: threshold] = value
+        }
+        try parsed(at: path) { try settings.validate() }
         return FeedsFile.Feed(name: name, settings: settings)
     }
 

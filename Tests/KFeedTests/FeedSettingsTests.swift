@@ -29,9 +29,44 @@ struct FeedSettingsTests {
         #expect(settings.builder.deniedUsernames == ["spam_bot", "other", "third"])
     }
 
+    @Test func allowedAccountsAndMinimumsGoInTheQueryBeforeTheDeniedOnes() throws {
+        var settings = FeedSettings(deny: ["spam"], allow: ["@Idol_A", "idol_b"])
+        settings.minimums = FeedSettings.Minimums(likes: 50, replies: 2)
+        settings.query = try RecentSearchQuery(raw: "cats OR dogs has:images")
+        let search = settings.search
+        #expect(
+            search.query.text
+                == "(cats OR dogs has:images) min_likes:50 min_replies:2 (from:idol_a OR from:idol_b) -from:spam"
+        )
+        #expect(search.allowInQuery && search.inQuery == ["spam"])
+        #expect(settings.builder.allowedUsernames == ["idol_a", "idol_b"])
+
+        // One account needs no group; minimums alone need no account.
+        settings.allow = ["idol_a"]
+        settings.deny = []
+        #expect(settings.search.query.text == "(cats OR dogs has:images) min_likes:50 min_replies:2 from:idol_a")
+        settings.allow = []
+        #expect(settings.search.query.text == "(cats OR dogs has:images) min_likes:50 min_replies:2")
+    }
+
+    @Test func allowedAccountsThatDoNotFitAreKeptAfterTheReadAndMinimumsThatDoNotFitAreRefused() throws {
+        var settings = FeedSettings(allow: ["idol_a", "idol_b"])
+        settings.query = try RecentSearchQuery(raw: String(repeating: "k", count: 490) + " has:images")
+        #expect(!settings.search.allowInQuery)
+        #expect(settings.search.query == settings.query)
+        #expect(settings.builder.allowedUsernames == ["idol_a", "idol_b"])
+        try settings.validate()
+
+        settings.minimums.likes = 1_000
+        let error = try #require(throws: KFeedError.self) { try settings.validate() }
+        #expect(error.code == .configuration && error.message.contains("min_likes:1000"), "\(error.message)")
+        #expect(throws: KFeedError.self) { try FeedSettings.Minimums.threshold(-1, named: "min_likes") }
+        #expect(throws: KFeedError.self) { try FeedSettings.Minimums.threshold(10_000_001, named: "min_likes") }
+    }
+
     @Test(arguments: ["", "@", "has space", "sixteen_letters_", "émile", "@a-b"])
     func anAccountThatIsNoUsernameIsRefused(text: String) {
-        #expect(throws: KFeedError.self) { try FeedSettings.deniedAccount(parsing: text) }
+        #expect(throws: KFeedError.self) { try FeedSettings.account(parsing: text) }
     }
 
     @Test func everySettingThatShapesTheTimelineChangesItsFingerprintAndNothingElseDoes() throws {
@@ -42,7 +77,8 @@ struct FeedSettingsTests {
             { (settings: inout FeedSettings) in settings.query = pets },
             { $0.entries = 12 }, { $0.interval = .init(seconds: 7_200) }, { $0.policy = .never },
             { $0.size = .medium }, { $0.allowsSensitive = true }, { $0.usesVideoPreviews = true },
-            { $0.noRepeatDays = 0 }, { $0.deny = ["someone"] },
+            { $0.noRepeatDays = 0 }, { $0.deny = ["someone"] }, { $0.allow = ["someone"] },
+            { $0.minimums.likes = 10 }, { $0.minimums.reposts = 10 }, { $0.minimums.replies = 10 },
         ] as [(inout FeedSettings) -> Void] {
             var settings = base
             change(&settings)

@@ -50,6 +50,29 @@ struct ManifestTests {
         #expect(decoded.policy == policy)
     }
 
+    @Test func removingEntriesMovesTheRestUpFromTheCurrentHour() throws {
+        let manifest = try Self.manifest()
+        #expect(manifest.entries.count >= 4)
+        let ids = manifest.entries.map(\.tweetID)
+        // At 10:30 the second entry is current; it and the first are taken out.
+        let now = Self.now.addingTimeInterval(5_400)
+        let changed = try #require(
+            manifest.removing(now: now, reason: "hidden") { [ids[0], ids[1]].contains($0.tweetID) }
+        )
+        #expect(changed.removed.map(\.tweetID) == [ids[0], ids[1]])
+        #expect(changed.manifest.entries.map(\.tweetID) == Array(ids.dropFirst(2)))
+        // The third post takes the current (second) hour at once, and every later one moves up an hour.
+        #expect(changed.manifest.entries[0].date == manifest.entries[1].date)
+        #expect(changed.manifest.currentEntryIndex(at: now) == 0)
+        #expect(changed.manifest.reloadAfter == changed.manifest.entries.last?.date)
+        #expect(manifest.removing(now: now, reason: "hidden") { _ in false } == nil)
+
+        // Nothing left: an empty timeline, due at once, saying why.
+        let emptied = try #require(manifest.removing(now: now, reason: "every post was hidden") { _ in true })
+        #expect(emptied.manifest.entries.isEmpty && emptied.manifest.reloadAfter == now)
+        #expect(emptied.manifest.emptyReason == "every post was hidden")
+    }
+
     @Test func fractionalSecondsRoundTrip() throws {
         let manifest = try Self.manifest(now: Self.now.addingTimeInterval(0.25))
         let json = try Self.json(manifest)

@@ -120,10 +120,13 @@ struct TimelineBuilderTests {
         )
         var denying = TimelineBuilder(entryCount: 3)
         denying.deniedUsernames = ["a"]
+        denying.allowedUsernames = ["a", "b"]
+        denying.hidden.postIDs = ["3"]
         seen.formUnion(
-            denying.selection(from: [Self.item(1, by: "a"), Self.item(2, by: "b")], isExhausted: true).skipped.map(
-                \.reason
-            )
+            denying.selection(
+                from: [Self.item(1, by: "a"), Self.item(2, by: "b"), Self.item(3, by: "b"), Self.item(4, by: "c")],
+                isExhausted: true
+            ).skipped.map(\.reason)
         )
         #expect(seen == Set(SkipReason.allCases))
     }
@@ -138,6 +141,19 @@ struct TimelineBuilderTests {
         #expect(selection.chosen.map(\.item.post.id) == ["2"])
         #expect(Self.reasons(selection)["1"] == .denied)
         #expect(Self.reasons(selection)["3"] == .denied)
+    }
+
+    @Test func hiddenPostsAndAccountsAndAccountsNotAllowedAreNeverChosen() {
+        var builder = TimelineBuilder(entryCount: 5)
+        builder.hidden.postIDs = ["2"]
+        builder.hidden.usernames = ["gone"]
+        builder.allowedUsernames = ["a", "gone"]
+        let selection = builder.selection(
+            from: [Self.item(1, by: "A"), Self.item(2, by: "a"), Self.item(3, by: "Gone"), Self.item(4, by: "b")],
+            isExhausted: true
+        )
+        #expect(selection.chosen.map(\.item.post.id) == ["1"])
+        #expect(Self.reasons(selection) == ["2": .hidden, "3": .hidden, "4": .notAllowed])
     }
 
     // MARK: - Media choice

@@ -32,6 +32,10 @@ public struct FeedSettings: Sendable, Hashable {
     public var captions: Bool
     /// Accounts never shown, by username without the `@` (`--deny`, `deny`), lower-cased.
     public var deny: [String]
+    /// The only accounts shown, when any is given (`--allow`, `allow`): usernames without the `@`, lower-cased.
+    public var allow: [String]
+    /// The fewest likes, reposts and replies a post needs (`--min-likes`…, `min_likes`…); 0 asks for none.
+    public var minimums: Minimums
     /// The zone the renders' hours are shown in.
     public var timeZone: TimeZone
 
@@ -48,6 +52,8 @@ public struct FeedSettings: Sendable, Hashable {
     ///   - profiles: the display renders made for every entry.
     ///   - captions: whether renders carry the caption band.
     ///   - deny: accounts never shown (usernames, with or without `@`).
+    ///   - allow: the only accounts shown, when any is given (usernames, with or without `@`).
+    ///   - minimums: the fewest likes, reposts and replies a post needs.
     ///   - timeZone: the zone the renders' hours are shown in.
     public init(
         query: RecentSearchQuery = .default,
@@ -61,6 +67,8 @@ public struct FeedSettings: Sendable, Hashable {
         profiles: [DisplayProfile] = [],
         captions: Bool = true,
         deny: [String] = [],
+        allow: [String] = [],
+        minimums: Minimums = Minimums(),
         timeZone: TimeZone = .gmt
     ) {
         self.query = query
@@ -74,6 +82,8 @@ public struct FeedSettings: Sendable, Hashable {
         self.profiles = profiles
         self.captions = captions
         self.deny = deny.map(Self.username)
+        self.allow = allow.map(Self.username)
+        self.minimums = minimums
         self.timeZone = timeZone
     }
 
@@ -122,6 +132,7 @@ public struct FeedSettings: Sendable, Hashable {
             usesVideoPreviews: usesVideoPreviews
         )
         builder.deniedUsernames = Set(deny)
+        builder.allowedUsernames = Set(allow)
         return builder
     }
 
@@ -134,32 +145,62 @@ public struct FeedSettings: Sendable, Hashable {
         noRepeatDays > 0 ? min(4, max(1, entries / 6)) : 0
     }
 
-    /// The query sent: ``query`` with `-from:USER` for each denied account while the whole stays within X's 512
-    /// characters (a query with an `OR` at its top level is put in parentheses first, so that the exclusions apply to
-    /// all of it). The accounts
-    /// that do not fit are in ``Search/filtered``: their posts are dropped after the read, as every denied account's
-    /// are.
+    /// The query sent: ``query``, then the ``minimums`` (`min_likes:N`…), the allowed accounts as one group
+    /// (`(from:A OR from:B)`) when it fits, and `-from:USER` for each denied account while the whole stays within X's
+    /// 512 characters (a query with an `OR` at its top level is put in parentheses first, so that what follows applies
+    /// to all of it). What does not fit is in ``Search``: those accounts' posts are filtered after the read, as every
+    /// denied or unallowed account's are. The minimums always go in the query (``validate()`` checks they fit).
     public var search: Search {
-        guard !deny.isEmpty else { return Search(query: query, inQuery: [], filtered: []) }
-        var text = Self.hasTopLevelOR(query.text) ? "(\(query.text))" : query.text
-        var inQuery: [String] = []
-        var filtered: [String] = []
-        for name in deny {
-            let exclusion = " -from:\(name)"
-            if text.unicodeScalars.count + exclusion.unicodeScalars.count <= RecentSearchQuery.maxLength {
-                text += exclusion
-                inQuery.append(name)
-            } else {
-                filtered.append(name)
+        var search = Search(query: query, inQuery: [], filtered: [], allowInQuery: false)
+        let thresholds = minimums.operators.map { " \($0)" }.joined()
+        guard !thresholds.isEmpty || !allow.isEmpty || !deny.isEmpty else { return search }
+        var text = (Self.hasTopLevelOR(query.text) ? "(\(query.text))" : query.text) + thresholds
+        func fits(_ addition: String) -> Bool {
+            text.unicodeScalars.count + addition.unicodeScalars.count <= RecentSearchQuery.maxLength
+        }
+        if !allow.isEmpty {
+            let group = allow.map { "from:\($0)" }.joined(separator: " OR ")
+            let addition = allow.count == 1 ? " \(group)" : " (\(group))"
+            if fits(addition) {
+                text += addition
+                search.allowInQuery = true
             }
         }
-        guard !inQuery.isEmpty, let folded = try? RecentSearchQuery(raw: text) else {
-            return Search(query: query, inQuery: [], filtered: deny)
+        for name in deny {
+            let exclusion = " -from:\(name)"
+            if fits(exclusion) {
+                text += exclusion
+                search.inQuery.append(name)
+            } else {
+                search.filtered.append(name)
+            }
         }
-        return Search(query: folded, inQuery: inQuery, filtered: filtered)
+        let changed = !thresholds.isEmpty || search.allowInQuery || !search.inQuery.isEmpty
+        guard changed, let folded = try? RecentSearchQuery(raw: text) else {
+            return Search(query: query, inQuery: [], filtered: deny, allowInQuery: false)
+        }
+        search.query = folded
+        return search
     }
 
-    /// The query as sent, and where each denied account is kept out.
+    /// Checks that the query with its ``minimums`` stays within X's 512 characters (the accounts never make it
+    /// fail: those that do not fit are filtered after the read).
+    /// - Throws: `KFeedError` `.configuration` saying how long the query would be.
+    public func validate() throws(KFeedError) {
+        let thresholds = minimums.operators.map { " \($0)" }.joined()
+        guard !thresholds.isEmpty else { return }
+        let text = (Self.hasTopLevelOR(query.text) ? "(\(query.text))" : query.text) + thresholds
+        let length = text.unicodeScalars.count
+        guard length <= RecentSearchQuery.maxLength else {
+            throw KFeedError(
+                .configuration,
+                "the query with \(minimums.operators.joined(separator: " ")) has \(length) characters, more than "
+                    + "the \(RecentSearchQuery.maxLength) X accepts; shorten the query"
+            )
+        }
+    }
+
+    /// The query as sent, and where each account rule is applied.
     public struct Search: Sendable, Hashable {
         /// The query sent to X.
         public var query: RecentSearchQuery
@@ -167,11 +208,55 @@ public struct FeedSettings: Sendable, Hashable {
         public var inQuery: [String]
         /// Denied accounts that did not fit in 512 characters: their posts are dropped after the read.
         public var filtered: [String]
+        /// Whether the allowed accounts are in the query (`from:`); when not (and there are some), every other
+        /// account's posts are dropped after the read.
+        public var allowInQuery: Bool
+    }
+
+    /// The fewest likes, reposts and replies a post needs: X's `min_likes:`, `min_reposts:` and `min_replies:`
+    /// operators, put in the query. Zero asks for none.
+    public struct Minimums: Sendable, Hashable {
+        /// The fewest likes (`min_likes`).
+        public var likes: Int
+        /// The fewest reposts (`min_reposts`).
+        public var reposts: Int
+        /// The fewest replies (`min_replies`).
+        public var replies: Int
+
+        /// The largest threshold accepted.
+        public static let limit = 10_000_000
+
+        /// Creates thresholds; zero asks for none.
+        public init(likes: Int = 0, reposts: Int = 0, replies: Int = 0) {
+            self.likes = likes
+            self.reposts = reposts
+            self.replies = replies
+        }
+
+        /// The operators sent, in this order: `min_likes:N`, `min_reposts:N`, `min_replies:N`, those above zero.
+        public var operators: [String] {
+            [("min_likes", likes), ("min_reposts", reposts), ("min_replies", replies)]
+                .filter { $0.1 > 0 }.map { "\($0.0):\($0.1)" }
+        }
+
+        /// Checks a threshold: a whole number 0…10,000,000.
+        /// - Parameters:
+        ///   - value: the threshold.
+        ///   - name: the setting's name, for the message (`min_likes`, `--min-likes`).
+        /// - Returns: `value`.
+        /// - Throws: `KFeedError` `.configuration` naming the setting.
+        public static func threshold(_ value: Int, named name: String) throws(KFeedError) -> Int {
+            guard (0...limit).contains(value) else {
+                throw KFeedError(.configuration, "\(name) must be 0…\(limit), not \(value)")
+            }
+            return value
+        }
     }
 
     // MARK: - Fingerprints
 
-    /// A digest of every setting that shapes the timeline's posts and schedule: query (with the denied accounts),
+    /// A digest of every setting that shapes the timeline's posts and schedule: query (with the minimums and the
+    /// accounts allowed and denied),
     /// entries, interval, the policy's kind, size, sensitive posts, video previews and the no-repeat window. A
     /// timeline records it; a change makes the feed due at the next run. The policy counts by kind only
     /// (`after:6h` resolves to a new instant at every run).
@@ -180,6 +265,7 @@ public struct FeedSettings: Sendable, Hashable {
             "query=\(search.query.text)", "entries=\(entries)", "interval=\(Int(interval.seconds))",
             "policy=\(policy.name)", "size=\(size.width)x\(size.height)", "sensitive=\(allowsSensitive)",
             "video=\(usesVideoPreviews)", "norepeat=\(noRepeatDays)", "deny=\(deny.sorted().joined(separator: ","))",
+            "allow=\(allow.sorted().joined(separator: ","))",
         ])
     }
 
@@ -229,7 +315,7 @@ public struct FeedSettings: Sendable, Hashable {
     /// Checks an account name as X's usernames are: 1…15 of letters, digits and `_`, with or without `@`.
     /// - Returns: the username, lower-cased, without the `@`.
     /// - Throws: `KFeedError` `.configuration` naming the account.
-    public static func deniedAccount(parsing text: String) throws(KFeedError) -> String {
+    public static func account(parsing text: String) throws(KFeedError) -> String {
         let name = username(text.trimmingCharacters(in: .whitespaces))
         guard (1...15).contains(name.count),
             name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })

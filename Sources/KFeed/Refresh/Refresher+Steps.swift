@@ -49,7 +49,7 @@ extension Refresher {
     }
 
     /// Gather: the state, the previous timeline, the history as it stands at `now`, and the posts in hand.
-    func gather(now: Date) -> Run {
+    func gather(now: Date) throws -> Run {
         let state = store.state() ?? RefreshState()
         let previous = (try? store.manifest()) ?? nil
         let remembers = settings.noRepeatWindow > 0
@@ -58,6 +58,7 @@ extension Refresher {
             ? (store.history() ?? History()).current(replacing: previous, at: now, window: settings.noRepeatWindow)
             : History()
         var builder = settings.builder
+        builder.hidden = try store.hidden()
         builder.shownPostIDs = history.postIDs
         builder.shownMediaKeys = history.mediaKeys
         // Posts earlier searches read and did not show are still candidates while recent search would return them.

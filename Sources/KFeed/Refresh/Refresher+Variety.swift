@@ -111,7 +111,7 @@ extension Refresher {
             var posts = Set(entries.map(\.tweetID))
             var keys = Set(entries.map(\.media.key))
             var pictures = entries.compactMap { distinct.identities[$0.media.key] }
-            for (candidate, _) in candidates where entries.count < builder.entryCount {
+            for (candidate, _) in candidates where entries.count < builder.entryCount && builder.mayShow(candidate) {
                 let identity = distinct.identities[candidate.media.key]
                 guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
                     !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })

@@ -217,7 +217,7 @@ public struct Refresher: Sendable {
         try store.prepare()
         let lock = try store.lock()
         defer { withExtendedLifetime(lock) {} }
-        var run = gather(now: now)
+        var run = try gather(now: now)
         run.budget = budget
         // Another run may have committed while this one was starting: decide again under the lock.
         if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now) {

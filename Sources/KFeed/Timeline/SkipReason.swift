@@ -11,6 +11,8 @@ package enum SkipReason: String, Sendable, Hashable, CaseIterable, CustomStringC
     case timelineFull = "timeline already full"
     case shownRecently = "shown within the no-repeat window"
     case denied = "account denied (deny)"
+    case notAllowed = "account not allowed (allow)"
+    case hidden = "hidden (kfeed hide)"
 
     package var description: String { rawValue }
 }

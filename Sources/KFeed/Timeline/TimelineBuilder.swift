@@ -22,6 +22,10 @@ package struct TimelineBuilder: Sendable {
     package var shownMediaKeys: Set<String> = []
     /// Accounts never shown (lower-cased usernames without the `@`): their posts are dropped whatever the query.
     package var deniedUsernames: Set<String> = []
+    /// The only accounts shown, when not empty (lower-cased usernames without the `@`).
+    package var allowedUsernames: Set<String> = []
+    /// What the owner hid (`kfeed hide`): posts and accounts never shown again.
+    package var hidden = Hidden()
 
     /// The shortest wait before a timeline is due again, and before a failed refresh is retried: no answer, however
     /// short or empty, makes the next cron run ask again (`docs/timeline.md`, "Reload policies").
@@ -118,9 +122,8 @@ package struct TimelineBuilder: Sendable {
 
     /// The first usable media in attachment order, or why there is none.
     private func usableMedia(of item: FeedItem) -> MediaChoice {
-        if let author = item.author, deniedUsernames.contains(author.username.lowercased()) {
-            return .unusable(.denied)
-        }
+        if hidden.postIDs.contains(item.post.id) { return .unusable(.hidden) }
+        if let author = item.author, let reason = excluded(username: author.username) { return .unusable(reason) }
         if item.post.isPossiblySensitive && !allowsSensitive { return .unusable(.sensitive) }
         if item.post.mediaKeys.isEmpty { return .unusable(.noMedia) }
         if item.media.isEmpty { return .unusable(.mediaMissingFromIncludes) }
@@ -144,6 +147,21 @@ package struct TimelineBuilder: Sendable {
         }
         if sawShown { return .unusable(.shownRecently) }
         return .unusable(sawMotion && !usesVideoPreviews ? .videoWithoutPreviews : .unsupportedMedia)
+    }
+
+    /// Why the posts of `username` are never shown (hidden, denied, or not among the allowed), or nil.
+    package func excluded(username: String) -> SkipReason? {
+        let name = username.lowercased()
+        if hidden.usernames.contains(name) { return .hidden }
+        if deniedUsernames.contains(name) { return .denied }
+        if !allowedUsernames.isEmpty && !allowedUsernames.contains(name) { return .notAllowed }
+        return nil
+    }
+
+    /// Whether an entry made earlier (a repeat, the previous timeline's) may still be shown: its post and its author
+    /// are neither hidden nor denied, and its author is allowed.
+    package func mayShow(_ entry: Manifest.Entry) -> Bool {
+        !hidden.postIDs.contains(entry.tweetID) && excluded(username: entry.author.username) == nil
     }
 
     /// Dates the chosen posts: entry *i* at `now + i × interval`, and sets the reload date from the policy.
