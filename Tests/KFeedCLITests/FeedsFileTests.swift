@@ -82,6 +82,12 @@ struct FeedsFileTests {
         // line, exit 78.
         ("[feeds.kpop]\nquery = \"cats\"\nprofiles = [\"trmnl\", }]\n", " is not valid TOML", "check its brackets"),
         ("[budget]\nposts_per_day = 60\n", ": feeds", "no feed"),
+        ("[feeds.kpop]\nquery = \"cats\"\nallow = [\"@good\", \"no one\"]\n", ":3: feeds.kpop.allow", "@username"),
+        ("[feeds.kpop]\nquery = \"cats\"\nmin_likes = -3\n", ":3: feeds.kpop.min_likes", "0…10000000"),
+        (
+            "[feeds.kpop]\nquery = \"" + String(repeating: "k", count: 500) + "\"\nmin_reposts = 100\n",
+            ":1: feeds.kpop", "the query with min_reposts:100 has 516 characters"
+        ),
         // toml++ recurses once per level of a key, a header or a value, and overflowed the stack on these (SIGSEGV):
         // kfeed refuses them before it reads them.
         (
