@@ -42,6 +42,7 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     private var requestsByDay: [Int: Int] = [:]
     private var searches: [[String: String]] = []
     private var returned: [Int] = []
+    private var served: [String] = []
 
     private static let firstID = 1_859_170_000_000_000_000
     private static let window: TimeInterval = 7 * 86_400
@@ -103,6 +104,9 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     /// Every post number returned, in order, repeats included (a post read twice is billed twice on two days).
     package var postsReturned: [Int] { lock.withLock { returned } }
 
+    /// The paths of every picture downloaded, in order (a path twice: a picture fetched again).
+    package var picturesServed: [String] { lock.withLock { served } }
+
     /// The cost of each UTC day that saw a request, oldest first (day 0 is `start`'s).
     package var days: [Day] {
         lock.withLock {
@@ -132,6 +136,7 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
         let path = request.url.path
         if path == RecentSearchRequest.path { return try search(request) }
         if path.hasPrefix("/media/SIM"), let n = Int(path.dropFirst("/media/SIM".count).prefix { $0.isNumber }) {
+            lock.withLock { served.append(path) }
             // A repost shows the photo before it, encoded again at another size.
             let seed = Self.picture(ofPost: n)
             let width = seed == n ? 800 : 640

@@ -56,6 +56,41 @@ struct RefresherEconomyTests {
         }
     }
 
+    @Test func sparePicturesAreKeptForTheNextRefreshAndNotFetchedAgain() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            // Eight new posts a day for six entries: each refresh fetches a spare picture (a sixth of the entries)
+            // beyond what it shows, in case a picture turns out to be one shown before; it stays in the cache.
+            let x = SimulatedX(start: Self.t0, postsPerDay: 8)
+            let refresher = Self.refresher(directory, x: x, entries: 6)
+            var now = Self.t0
+            var spares: Set<Int> = []
+            var reusedSpares = 0
+            for _ in 0..<4 {
+                x.now = now
+                let before = x.picturesServed.count
+                let manifest = try Self.refreshed(try await refresher.refresh(now: now))
+                // The spares the last refresh kept are never downloaded again while they are candidates.
+                let fetched = Set(
+                    x.picturesServed.dropFirst(before).compactMap { Int($0.dropFirst("/media/SIM".count)) }
+                )
+                let posts = Set(manifest.entries.compactMap { SimulatedX.post(ofID: $0.tweetID) })
+                #expect(fetched.isDisjoint(with: spares), "spares \(spares.sorted()) fetched again")
+                reusedSpares += spares.filter(posts.contains).count
+                let images = try FileManager.default.contentsOfDirectory(
+                    atPath: directory.appendingPathComponent("images").path
+                )
+                let shown = Set(manifest.entries.compactMap { $0.image?.dropFirst("images/".count) })
+                spares = Set(
+                    images.filter { !shown.contains(Substring($0)) }.compactMap { name in
+                        SimulatedX.post(ofID: String(name.prefix { $0 != "-" }))
+                    }
+                )
+                now = try #require(manifest.reloadAfter)
+            }
+            #expect(reusedSpares > 0, "no spare picture was shown by a later refresh")
+        }
+    }
+
     @Test func aQuietTopicIsFilledFromCandidatesAndOlderPostsNeverFromRepeats() async throws {
         try await TemporaryDirectory.withAsync { directory in
             // Eight new posts a day for a timeline of six entries an hour apart.

@@ -251,11 +251,16 @@ public struct CacheStore: Sendable {
     }
 
     /// Removes the images, avatars, renders and placeholders that neither `current` nor `previous` names (a reader
-    /// that has just read the previous manifest still finds every file it names), and temp files of killed runs.
+    /// that has just read the previous manifest still finds every file it names) nor `spares` lists, and temp files
+    /// of killed runs.
+    /// - Parameters:
+    ///   - current: the timeline just committed.
+    ///   - previous: the timeline it replaced.
+    ///   - spares: more files to keep (the pictures and avatars of posts that are still candidates).
     /// - Returns: how many files were removed.
     @discardableResult
-    func sweep(current: Manifest, previous: Manifest?) -> Int {
-        let keep = Self.files(of: current).union(previous.map(Self.files) ?? [])
+    func sweep(current: Manifest, previous: Manifest?, spares: Set<String> = []) -> Int {
+        let keep = Self.files(of: current).union(previous.map(Self.files) ?? []).union(spares)
         var removed = 0
         for name in files.names(in: nil) {
             let isLeftover = name.hasPrefix(".tmp-") || name.hasPrefix(CacheDirectory.probePrefix)

@@ -218,14 +218,34 @@ extension Refresher {
         try store.commit(manifest)
     }
 
+    /// The pictures and avatars of the posts that stay candidates (not shown, inside the search window): a refresh
+    /// fetches a few more pictures than it shows (``FeedSettings/extraCandidates``), and those of posts it did not
+    /// use are kept for the next refresh, which then reuses them instead of fetching them again.
+    static func spareFiles(_ pages: [ReadPage], history: History, now: Date, size: ImageSize) -> Set<String> {
+        let shown = history.postIDs
+        var files: Set<String> = []
+        for page in pages {
+            for item in page.items(at: now) where !shown.contains(item.post.id) {
+                for media in item.media {
+                    if let path = CacheStore.imagePath(mediaKey: media.key, size: size) { files.insert(path) }
+                }
+                if let id = item.author?.id, let path = CacheStore.avatarPath(userID: id) { files.insert(path) }
+            }
+        }
+        return files
+    }
+
     /// After the commit: the state (failures cleared, where the next search continues), the sweep of files neither
-    /// timeline names, and the log line.
+    /// timeline names nor a candidate needs, and the log line.
     func recordSuccess(_ manifest: Manifest, run: inout Run, found: Found, summary: inout Summary) throws {
         note(found, in: &run.state)
         run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
         run.state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
         try store.write(run.state)
-        summary.removed = store.sweep(current: manifest, previous: run.previous)
+        let spares =
+            settings.noRepeatWindow > 0
+            ? Self.spareFiles(found.pages, history: run.history, now: run.now, size: settings.size) : []
+        summary.removed = store.sweep(current: manifest, previous: run.previous, spares: spares)
         store.log(
             "refreshed: \(manifest.entries.count) entries, \(summary.fetched) images fetched, \(summary.reused) reused, "
                 + "\(summary.placeholders) placeholders, \(summary.removed) old files removed; reload after "
