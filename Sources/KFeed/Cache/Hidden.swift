@@ -58,7 +58,7 @@ package struct Hidden: Codable, Sendable, Hashable {
 
 /// A post or an account to hide, as the owner names it: a post id, a post's URL on x.com or twitter.com, or
 /// `@username`.
-public enum HideTarget: Sendable, Hashable, CustomStringConvertible {
+package enum HideTarget: Sendable, Hashable, CustomStringConvertible {
     /// A post, by id.
     case post(String)
     /// An account, by username without the `@`, lower-cased.
@@ -67,7 +67,7 @@ public enum HideTarget: Sendable, Hashable, CustomStringConvertible {
     /// Reads `123…`, `https://x.com/USER/status/123…` (also twitter.com, www. and mobile., with any path or query
     /// after the id) or `@username`.
     /// - Throws: `KFeedError` `.usage` saying what is accepted.
-    public init(parsing text: String) throws(KFeedError) {
+    package init(parsing text: String) throws(KFeedError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("@") {
             self = .account(try FeedSettings.account(parsing: trimmed))
@@ -97,7 +97,7 @@ public enum HideTarget: Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .post(let id): "post \(id)"
         case .account(let name): "@\(name)"
