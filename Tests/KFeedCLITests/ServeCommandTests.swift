@@ -114,7 +114,14 @@ struct ServeCommandTests {
         // The paths are the manifest's, relative to the cache directory; `kfeed current` prints them absolute.
         #expect(served["image"] as? String == image)
         #expect((served["author"] as? [String: Any])?["avatar"] as? String == avatar)
-        for key in ["image_url", "avatar_url", "until", "refresh_rate", "stale"] { served[key] = nil }
+        // The attribution: the author's profile, the post, its time and its text.
+        #expect((served["author"] as? [String: Any])?["url"] as? String == "https://x.com/\(entry.author.username)")
+        #expect((served["author"] as? [String: Any])?["name"] as? String == entry.author.name)
+        #expect(served["post_url"] as? String == entry.url.absoluteString)
+        #expect(served["text"] as? String == entry.text)
+        let created = try #require(entry.createdAt)
+        #expect((served["created_at"] as? String).flatMap(InstantFormat.date(from:)) == created)
+        for key in ["image_url", "avatar_url", "until", "refresh_rate", "stale", "post_url"] { served[key] = nil }
         let printed = try await KFeedProcess.run([
             "current", "--cache", cache.url.path, "--now", "2026-11-22T10:30:00Z",
         ])
@@ -184,7 +191,20 @@ struct ServeCommandTests {
         #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)?v="))
         #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))
         #expect(widgetHTML.contains(">\(HTMLEscaping.escape(entry.author.name))</span>"))
-        #expect(widgetHTML.contains("datetime=\"2026-11-22T10:00:00Z\">10:00</time>"))
+        // The attribution: name and @username link to the profile, the post's time to the post, the mark, the text.
+        let profileLink =
+            "<a class=\"who\" href=\"https://x.com/\(entry.author.username)\" rel=\"noopener noreferrer\">"
+        #expect(widgetHTML.contains(profileLink))
+        let posted = PostTime(created, timeZone: .gmt)  // the server runs with TZ=UTC
+        #expect(
+            widgetHTML.contains(
+                "<a class=\"when\" href=\"\(entry.url.absoluteString)\" rel=\"noopener noreferrer\"><time class=\"posted\" "
+                    + "datetime=\"\(InstantFormat.string(from: created))\"><b>\(posted.clock)</b>"
+                    + "<span class=\"day\">\(posted.day)</span></time></a>"
+            )
+        )
+        #expect(widgetHTML.contains("<svg class=\"xmark\""))
+        #expect(widgetHTML.contains("<p class=\"text\" dir=\"auto\">\(HTMLEscaping.escape(entry.text))</p>"))
         #expect(widgetHTML.contains("apple-mobile-web-app-capable"))
         // The script is the only one the page's policy lets run: by its SHA-256, as coreutils computes it.
         #expect(widgetHTML.components(separatedBy: "<script").count == 2)

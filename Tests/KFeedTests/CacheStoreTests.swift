@@ -42,7 +42,7 @@ struct CacheStoreTests {
             (DisplayProfile.trmnl, nil, nil, "renders/\(key)-trmnl-050c5d1f.png"),
             (
                 .trmnlBMP,
-                DisplayCaption(name: "Mina", username: "mina_k", hour: "09:00", avatarJPEG: Data(count: 5_282)),
+                DisplayCaption(name: "Mina", username: "mina_k", time: "09:00", avatarJPEG: Data(count: 5_282)),
                 nil,
                 "renders/\(key)-trmnl-bmp-c3dcc657.bmp"
             ),
@@ -80,10 +80,13 @@ struct CacheStoreTests {
         let render = try #require(
             EntryRender(entry, profile: .inkplate, captions: true, timeZone: .gmt, avatar: avatar)
         )
+        let posted = PostTime(try #require(entry.postedAt), timeZone: .gmt)
         let caption = DisplayCaption(
             name: entry.author.name,
             username: entry.author.username,
-            hour: ScheduleText(timeZone: .gmt).clockTime(entry.date),
+            time: posted.clock,
+            date: posted.day,
+            text: entry.text,
             avatarJPEG: avatar
         )
         #expect(
