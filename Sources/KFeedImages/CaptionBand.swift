@@ -71,9 +71,10 @@ package enum CaptionBand {
             height = min(max(Int((Float(short) * 0.15).rounded()), 32), max(canvasHeight / 2, 1))
             padding = max(height / 8, 1)
             avatar = max(height - 2 * padding, 1)
-            nameSize = max(Int((Float(height) * 0.30).rounded()), 9)
-            usernameSize = max(Int((Float(height) * 0.23).rounded()), 8)
-            timeSize = max(Int((Float(height) * 0.30).rounded()), 9)
+            // At least 11, 10 and 11 px: the smallest legible on a 1-bit panel.
+            nameSize = max(Int((Float(height) * 0.30).rounded()), 11)
+            usernameSize = max(Int((Float(height) * 0.23).rounded()), 10)
+            timeSize = max(Int((Float(height) * 0.30).rounded()), 11)
             markSize = max(Int((Float(height) * 0.40).rounded()), 10)
             textSize = max(Int((Float(short) * 0.03).rounded()), 12)
             lineHeight = Int((Float(textSize) * 1.3).rounded())
@@ -324,7 +325,9 @@ package enum CaptionBand {
         canvas.fill(x: 0, y: top, width: canvas.width, height: height, colour: .init(255, 255, 255), isCrisp: true)
         let rule = max(min(canvas.width, canvas.height) * 15 / 100 / 36, 1)
         canvas.fill(x: 0, y: top - rule, width: canvas.width, height: rule, colour: .init(0, 0, 0), isCrisp: true)
-        return Inks(ink: .init(0, 0, 0), secondary: .init(60, 60, 60))
+        // `@username` and the day in black too: a dark grey would be the nearest ink's colour on a colour panel
+        // (green on Inky's, blue on Spectra 6's); the weight and size tell them from the name and time.
+        return Inks(ink: .init(0, 0, 0), secondary: .init(0, 0, 0))
     }
 
     /// The round avatar at `x`, `y`; a grey disc when there is none or it does not decode.

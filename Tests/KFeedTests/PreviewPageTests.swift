@@ -139,7 +139,7 @@ struct PreviewPageTests {
         let escaped = HTMLEscaping.escape(payload)
         #expect(!html.contains(payload))
         let card = try #require(Self.cards(html).first)
-        #expect(card.contains("<p class=\"text\">\(escaped)</p>"))
+        #expect(card.contains("<p class=\"text\" dir=\"auto\">\(escaped)</p>"))
         #expect(card.contains("<span class=\"name\">\(escaped)</span>"))
         #expect(card.contains("<span class=\"username\">@\(escaped)</span>"))
         #expect(card.contains("alt=\"\(escaped)\""))
