@@ -457,7 +457,12 @@ struct ServeCommandTests {
                 #expect(dom.contains("<img class=\"avatar\""))
                 #expect(dom.contains(">@\(entry.author.username)</span>"))
                 #expect(dom.contains("<span class=\"name\">\(HTMLEscaping.escape(entry.author.name))</span>"))
-                #expect(dom.contains(">10:00</time>"))
+                let posted = PostTime(try #require(entry.postedAt), timeZone: .gmt)  // the server runs with TZ=UTC
+                #expect(dom.contains("<b>\(posted.clock)</b><span class=\"day\">\(posted.day)</span></time>"))
+                #expect(dom.contains("<svg class=\"xmark\""))
+                // The name and @username link to the profile, the time to the post, as Chromium parsed the page.
+                #expect(dom.contains("<a class=\"who\" href=\"https://x.com/\(entry.author.username)\""))
+                #expect(dom.contains("<a class=\"when\" href=\"\(entry.url.absoluteString)\""))
             }
 
             // Each of those images, loaded by Chromium from the server, decodes to its real size.
@@ -526,7 +531,7 @@ struct ServeCommandTests {
         }
         let read = """
             (function () {
-              var hour = document.querySelector('time.hour'), picture = document.querySelector('img.picture');
+              var hour = document.querySelector('time.posted'), picture = document.querySelector('img.picture');
               var navigation = performance.getEntriesByType('navigation')[0], root = document.documentElement;
               return JSON.stringify({ hour: hour && hour.getAttribute('datetime'),
                 until: root && root.getAttribute('data-until'),
@@ -552,7 +557,8 @@ struct ServeCommandTests {
         // First the entry that ends, with its end as the instant to reload at…
         let first = try #require(readings.first { $0.shown.picture != nil }, "\(readings)")
         #expect(first.at < end, "Chromium showed the page only \(first.at.timeIntervalSince(end)) s after the end")
-        #expect(first.shown.hour == InstantFormat.string(from: made.entries[0].date))
+        // (Each entry is told by its post's time, which the page shows.)
+        #expect(first.shown.hour == made.entries[0].postedAt.map(InstantFormat.string(from:)))
         #expect(first.shown.until == InstantFormat.string(from: end) && first.shown.navigation == "navigate")
         // …then, reloaded by its script 2 s after the end, the next entry's picture (within seconds on a busy machine,
         // where its retry would take 30 at least).
@@ -562,7 +568,10 @@ struct ServeCommandTests {
         )
         let after = shownNext.at.timeIntervalSince(end)
         #expect(after >= 2 && after <= 15, "the next picture showed \(after) s after the end")
-        #expect(shownNext.shown.hour == InstantFormat.string(from: end) && shownNext.shown.navigation == "reload")
+        #expect(
+            shownNext.shown.hour == made.entries[1].postedAt.map(InstantFormat.string(from:))
+                && shownNext.shown.navigation == "reload"
+        )
         // The policy let the script run and refused nothing, and the page threw nothing.
         #expect(messages.isEmpty, "\(messages)")
         // The server saw the page twice: the load and one reload, no loop.

@@ -97,9 +97,17 @@ struct RefresherRendersTests {
                 try await refresher.refresh(now: Self.t0.addingTimeInterval(3_600), force: true)
             )
             #expect(laterSummary.rendered == 0)
-            #expect(Set(later.entries.compactMap { $0.renders?["grey4"] }) == Set(first.entries.compactMap { $0.renders?["grey4"] }))
+            #expect(
+                Set(later.entries.compactMap { $0.renders?["grey4"] })
+                    == Set(first.entries.compactMap { $0.renders?["grey4"] })
+            )
             // Without the caption band they show the slim line: new renders; two generations on, the first are gone.
-            let bare = try Self.refresher(directory, transport: try Self.transport(), profiles: ["grey4"], captions: false)
+            let bare = try Self.refresher(
+                directory,
+                transport: try Self.transport(),
+                profiles: ["grey4"],
+                captions: false
+            )
             let (lineOnly, lineSummary) = try Self.refreshed(
                 try await bare.refresh(now: Self.t0.addingTimeInterval(7_200), force: true)
             )
