@@ -80,8 +80,8 @@ extension PreviewPage {
         .text { margin: 0; font-size: 13px; overflow-wrap: anywhere; white-space: pre-wrap; }
         a.who { color: inherit; text-decoration: none; }
         a.who:hover .name, a.who:focus-visible .name { text-decoration: underline; }
-        .author .xmark { flex: none; margin-left: auto; color: var(--ink); }
         .posted { margin: 0; color: var(--muted); font-size: 12px; }
+        .posted .xmark { color: var(--ink); vertical-align: -1px; }
         .posted a { color: inherit; }
         .link { margin-top: auto; font-size: 12px; font-weight: 600; color: var(--accent); text-decoration: none; }
         .link:hover, .link:focus-visible { text-decoration: underline; }

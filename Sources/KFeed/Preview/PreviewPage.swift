@@ -187,7 +187,9 @@ package struct PreviewPage: Sendable {
         } else {
             text += "<span class=\"who\">\(who)</span>"
         }
-        text += XMark.svg(size: 16) + "</div>\n"
+        text += "</div>\n"
+        // The X mark, and the post's time linking to the post.
+        text += "<p class=\"posted\">\(XMark.svg(size: 12))"
         if let posted = entry.postedAt {
             let time = PostTime(posted, timeZone: timeZone)
             var when = "<time datetime=\"\(InstantFormat.string(from: posted))\">\(time.text)</time>"
@@ -195,8 +197,9 @@ package struct PreviewPage: Sendable {
                 when =
                     "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\" target=\"_blank\">\(when)</a>"
             }
-            text += "<p class=\"posted\">Posted \(when)</p>\n"
+            text += " Posted \(when)"
         }
+        text += "</p>\n"
         // The post's text as X sent it (escaped, never shortened): the card grows to hold it.
         text += "<p class=\"text\" dir=\"auto\">\(HTMLEscaping.escape(entry.text))</p>\n"
         if let link = Self.postLink(entry.url) {
