@@ -2,7 +2,8 @@
 # Display renders: kfeed renders the `trmnl` profile (800×480, 1-bit, Floyd–Steinberg, PNG) for the 24 photos of the
 # benchmark corpus, against ImageMagick doing the same job in the same run:
 #   kfeed   one `kfeed-bench render --profile trmnl --no-caption --workers 2` process (two renders at a time);
-#           and once more with the caption band (avatar, name, @username, hour), for its cost
+#           and once more with the caption band (avatar, name, @username, time and day, X mark, two lines of post
+#           text), for its cost
 #   magick  `convert SRC -resize 800x480^ -gravity center -extent 800x480 -dither FloydSteinberg -remap PALETTE.png
 #           OUT.png`, two processes at a time (xargs -P 2), MAGICK_THREAD_LIMIT=1 so two processes fill the two cores
 # Reported: median wall and CPU seconds over RUNS, peak RSS (kfeed: its one process; magick: the largest single
@@ -45,7 +46,8 @@ for run in $(seq 1 "$RUNS"); do
     --out "$WORK/kfeed" $(cat "$WORK/files.txt") >/dev/null
   echo "kfeed $(cat "$WORK/t.kfeed") $(cat "$WORK"/kfeed/*.png | wc -c)" >> "$WORK/results.txt"
   /usr/bin/time -f "$TIMEFMT" -o "$WORK/t.captioned" "$BIN" render --profile trmnl --workers 2 \
-    --name "김지수 Jisoo" --username jisoo --hour 14:00 --avatar "$avatar" \
+    --name "김지수 Jisoo" --username jisoo --hour 14:00 --date "26 Nov 2026" --avatar "$avatar" \
+    --text "오늘 무대 사진 📸 Backstage before the encore, thank you all for coming tonight! #BLACKPINK https://t.co/AbCdEf1234" \
     --out "$WORK/captioned" $(cat "$WORK/files.txt") >/dev/null
   echo "kfeed+caption $(cat "$WORK/t.captioned") $(cat "$WORK"/captioned/*.png | wc -c)" >> "$WORK/results.txt"
   MAGICK_THREAD_LIMIT=1 /usr/bin/time -f "$TIMEFMT" -o "$WORK/t.magick" xargs -P 2 -I{} sh -c \

@@ -27,7 +27,8 @@ package struct DisplayRenderer: Sendable {
     /// Renders an entry's picture.
     /// - Parameters:
     ///   - jpeg: the source picture's bytes; at least ``DisplayProfile/sourceSize`` after the crop looks best.
-    ///   - caption: the caption band, or `nil` for the bare picture (`--no-caption`).
+    ///   - caption: the attribution (the band, or the slim line of `--no-caption`), or `nil` for the bare picture
+    ///     (benchmarks and tests; kfeed's own renders always carry one).
     /// - Returns: The file's bytes and extension.
     /// - Throws: `KFeedError` `.apiResponse` when the picture cannot be decoded (its ``ImageFailure`` is the
     ///   `underlying` error: render ``renderPlaceholder(reason:caption:)`` with its reason instead);
@@ -80,13 +81,17 @@ package struct DisplayRenderer: Sendable {
     package func renderPlaceholder(reason: String, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
         var canvas = RenderCanvas(width: profile.width, height: profile.height)
         let fonts = try FontStack.shared.get()
-        let bandHeight = caption == nil ? 0 : CaptionBand.Metrics(width: profile.width, height: profile.height).height
-        let areaHeight = profile.height - bandHeight
-        let inset = max(min(profile.width, profile.height) / 20, 4)
-        let rule = max(min(profile.width, profile.height) / 160, 1)
         let black = RenderCanvas.Colour(0, 0, 0)
         let white = RenderCanvas.Colour(255, 255, 255)
         canvas.fill(x: 0, y: 0, width: profile.width, height: profile.height, colour: white, isCrisp: true)
+        // The attribution first: the card takes the space above it.
+        var report: CaptionBand.Report?
+        if let caption {
+            report = try CaptionBand.draw(caption, on: &canvas, isFullColour: !profile.isDithered, fonts: fonts)
+        }
+        let areaHeight = report?.top ?? profile.height
+        let inset = max(min(profile.width, profile.height) / 20, 4)
+        let rule = max(min(profile.width, profile.height) / 160, 1)
         // A frame inside the picture area.
         let frameHeight = areaHeight - 2 * inset
         canvas.fill(
@@ -118,10 +123,10 @@ package struct DisplayRenderer: Sendable {
             let x = (Float(profile.width) - line.width) / 2
             fonts.draw(line, x: x, baseline: centre + Float(reasonSize) * 1.4, colour: black, on: &canvas)
         }
-        return try finish(&canvas, caption: caption)
+        return try encode(canvas, report: report)
     }
 
-    /// Adds the caption, then dithers and encodes.
+    /// Adds the attribution, then dithers and encodes.
     private func finish(_ canvas: inout RenderCanvas, caption: DisplayCaption?) throws(KFeedError) -> DisplayRender {
         var report: CaptionBand.Report?
         if let caption {
@@ -132,6 +137,11 @@ package struct DisplayRenderer: Sendable {
                 fonts: try FontStack.shared.get()
             )
         }
+        return try encode(canvas, report: report)
+    }
+
+    /// Dithers and encodes a composed canvas, within the profile's byte cap.
+    private func encode(_ canvas: RenderCanvas, report: CaptionBand.Report?) throws(KFeedError) -> DisplayRender {
         var render = try encode(canvas, step: .diffused)
         if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
             // Deterministic fallbacks, each only when the one before is over the cap (see docs/renders.md, "Byte

@@ -244,6 +244,11 @@ package final class FontStack: @unchecked Sendable {  // every mutable member is
         }
     }
 
+    /// Whether a line of `text` reads from the right: its first strong character is right to left.
+    static func isRightToLeft(_ text: String) -> Bool {
+        text.lazy.compactMap { direction(of: $0) }.first == .rightToLeft
+    }
+
     /// The direction of a strong character, `nil` for neutrals (spaces, punctuation, digits, symbols).
     private static func direction(of character: Character) -> Direction? {
         guard let scalar = character.unicodeScalars.first else { return nil }

@@ -318,7 +318,7 @@ struct ServeResponder: Sendable {
         var sources = [WidgetPage.Source(path: image, width: generation.manifest.size.width)]
         for (name, path) in entry.renders ?? [:] where generation.files[path] != nil {
             guard let profile = try? DisplayProfile(parsing: name), profile.kind == .rgb, profile.format == .jpeg,
-                EntryRender.isUncaptioned(path, of: entry, profile: profile)
+                EntryRender.isUncaptioned(path, of: entry, profile: profile, timeZone: settings.timeZone)
             else { continue }
             sources.append(WidgetPage.Source(path: path, width: profile.width))
         }

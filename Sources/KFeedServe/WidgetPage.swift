@@ -4,7 +4,9 @@ import KFeedBase
 import KFeedImages
 
 /// `/widget`: the current entry as one full-screen picture, like the seed iOS widget: the image filling the
-/// viewport (cover), the author's round avatar, name and `@username` and the entry's hour over it.
+/// viewport (cover), and over its bottom the post's attribution: the author's round avatar, name and `@username`
+/// (linking to the profile on X), the post's time (linking to the post), the X mark (inline SVG) and the post's
+/// text as X sent it.
 ///
 /// One small static script, the only one its Content-Security-Policy lets run (by its SHA-256): it reloads the page
 /// when the entry ends, an instant the page names (`data-until`), by the device's clock, so that a copy a cache keeps
@@ -33,7 +35,7 @@ struct WidgetPage {
     var until: Date?
     /// The timeline's interval in seconds: the furthest ahead of a right clock `until` can be.
     var interval: Double
-    /// The zone the hour is shown in.
+    /// The zone the post's time is shown in.
     var timeZone: TimeZone
     /// Turns a path the manifest names into the URL the page uses (relative, signed when a key is required).
     var link: (String) -> String
@@ -69,12 +71,30 @@ struct WidgetPage {
             if let link = Self.postLink(entry.url) {
                 body = "<a class=\"post\" href=\"\(escape(link))\" rel=\"noopener noreferrer\">\(body)</a>"
             }
-            body += "\n<div class=\"caption\">"
+            body += "\n<div class=\"caption\">\n<div class=\"head\">"
             body += avatar ?? ""
-            body += "<div class=\"who\"><span class=\"name\">\(escape(name.isEmpty ? handle : name))</span>"
-            body += "<span class=\"username\">\(escape(handle))</span></div>"
-            body += "<time class=\"hour\" datetime=\"\(InstantFormat.string(from: entry.date))\">"
-            body += "\(ScheduleText(timeZone: timeZone).clockTime(entry.date))</time></div>"
+            var who = "<span class=\"name\">\(escape(name.isEmpty ? handle : name))</span>"
+            who += "<span class=\"username\">\(escape(handle))</span>"
+            if let profile = entry.author.profileURL.flatMap(Self.postLink) {
+                who = "<a class=\"who\" href=\"\(escape(profile))\" rel=\"noopener noreferrer\">\(who)</a>"
+            } else {
+                who = "<div class=\"who\">\(who)</div>"
+            }
+            body += who
+            if let posted = entry.postedAt {
+                let time = PostTime(posted, timeZone: timeZone)
+                var when = "<time class=\"posted\" datetime=\"\(InstantFormat.string(from: posted))\">"
+                when += "<b>\(time.clock)</b><span class=\"day\">\(time.day)</span></time>"
+                if let link = Self.postLink(entry.url) {
+                    when = "<a class=\"when\" href=\"\(escape(link))\" rel=\"noopener noreferrer\">\(when)</a>"
+                }
+                body += when
+            }
+            body += XMark.svg(size: 22) + "</div>\n"
+            if !entry.text.isEmpty {
+                body += "<p class=\"text\" dir=\"auto\">\(escape(entry.text))</p>\n"
+            }
+            body += "</div>"
             if entry.isRepeat {
                 body += "\n<p class=\"again\" title=\"shown before: a quiet day had too few new posts\">again</p>"
             }
@@ -173,16 +193,25 @@ struct WidgetPage {
         .post { display: block; width: 100%; height: 100%; }
         .picture { display: block; width: 100%; height: 100%; object-fit: cover; }
         .missing { background: #222; }
-        .caption { position: absolute; left: 0; right: 0; bottom: 0; display: flex; align-items: center; gap: 10px;
+        .caption { position: absolute; left: 0; right: 0; bottom: 0;
           padding: 28px max(14px, env(safe-area-inset-right)) max(14px, env(safe-area-inset-bottom))
           max(14px, env(safe-area-inset-left));
-          background: linear-gradient(to top, rgba(0, 0, 0, .72), rgba(0, 0, 0, .38) 60%, transparent); }
+          background: linear-gradient(to top, rgba(0, 0, 0, .78), rgba(0, 0, 0, .45) 70%, transparent); }
+        .head { display: flex; align-items: center; gap: 10px; }
+        .caption a { color: inherit; text-decoration: none; }
+        .caption a:hover, .caption a:focus-visible { text-decoration: underline; }
         .avatar { width: 48px; height: 48px; border-radius: 50%; object-fit: cover; flex: none;
           box-shadow: 0 0 0 2px rgba(255, 255, 255, .85); }
         .who { display: flex; flex-direction: column; min-width: 0; flex: 1; text-shadow: 0 1px 2px #000; }
         .name { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .username { opacity: .85; font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-        .hour { font-weight: 600; font-variant-numeric: tabular-nums; text-shadow: 0 1px 2px #000; }
+        .when { display: flex; flex-direction: column; align-items: flex-end; flex: none; text-shadow: 0 1px 2px #000; }
+        .posted { display: flex; flex-direction: column; align-items: flex-end; }
+        .posted b { font-weight: 600; font-variant-numeric: tabular-nums; }
+        .posted .day { font-size: 12px; opacity: .85; }
+        .xmark { flex: none; filter: drop-shadow(0 1px 2px #000); }
+        .text { margin: 8px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 35vh; overflow-y: auto;
+          text-shadow: 0 1px 2px #000; }
         .reason { position: absolute; top: 40%; left: 0; right: 0; text-align: center; opacity: .8; }
         .again { position: absolute; top: max(10px, env(safe-area-inset-top)); right: 12px; margin: 0;
           padding: 2px 8px; border-radius: 10px; font-size: 12px; background: rgba(0, 0, 0, .55); opacity: .85; }

@@ -2,15 +2,17 @@ import Foundation
 import KFeed
 import KFeedImages
 
-/// `kfeed-bench render --profile P --out DIR [--workers N] [--no-caption] [--name N --username U --hour H
-/// --avatar FILE] [--placeholder REASON] files…` renders every file for display profile P in one process, N
-/// workers pulling from a shared queue (largest file first), and writes `DIR/<name>.<ext>`.
+/// `kfeed-bench render --profile P --out DIR [--workers N] [--no-caption | --line] [--name N --username U --hour H
+/// --date D --text T --avatar FILE] [--placeholder REASON] files…` renders every file for display profile P in one
+/// process, N workers pulling from a shared queue (largest file first), and writes `DIR/<name>.<ext>`.
+/// `--no-caption` renders the bare picture (no attribution: the benchmark's like-for-like job); `--line` draws the
+/// slim attribution line that kfeed's `--no-caption` renders carry; `--hour` is the post's time.
 enum RenderBench {
     struct Options {
         var profile = DisplayProfile.trmnl
         var output: URL?
         var workers = 2
-        var caption: DisplayCaption? = DisplayCaption(name: "kfeed", username: "kfeed", hour: "14:00")
+        var caption: DisplayCaption? = DisplayCaption(name: "kfeed", username: "kfeed", time: "14:00")
         var avatar: URL?
         var placeholder: String?
         var files: [URL] = []
@@ -24,6 +26,9 @@ enum RenderBench {
             var name: String?
             var username: String?
             var hour: String?
+            var date: String?
+            var text: String?
+            var style = DisplayCaption.Style.band
             while let argument = remaining.popFirst() {
                 switch argument {
                 case "--profile": profile = try DisplayProfile(parsing: try value(argument))
@@ -37,6 +42,9 @@ enum RenderBench {
                 case "--name": name = try value(argument)
                 case "--username": username = try value(argument)
                 case "--hour": hour = try value(argument)
+                case "--date": date = try value(argument)
+                case "--text": text = try value(argument)
+                case "--line": style = .line
                 case "--avatar": avatar = URL(fileURLWithPath: try value(argument))
                 case "--placeholder": placeholder = try value(argument)
                 default: files.append(URL(fileURLWithPath: argument))
@@ -46,8 +54,11 @@ enum RenderBench {
                 caption = DisplayCaption(
                     name: name ?? "kfeed",
                     username: username ?? "kfeed",
-                    hour: hour ?? "14:00",
-                    avatarJPEG: try avatar.map { try Data(contentsOf: $0) }
+                    time: hour ?? "14:00",
+                    date: date ?? "",
+                    text: text ?? "",
+                    avatarJPEG: try avatar.map { try Data(contentsOf: $0) },
+                    style: style
                 )
             }
             guard !files.isEmpty || placeholder != nil else {

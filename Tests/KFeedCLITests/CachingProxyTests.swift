@@ -112,7 +112,7 @@ struct CachingProxyTests {
     private struct Reading: Sendable {
         var received: Date
         var path: String
-        /// The entry it shows (by its bytes, `date` or `datetime`), if it shows one.
+        /// The entry it shows (by its bytes, `date`, or the post's time the widget shows), if it shows one.
         var entry: Int?
         /// When it tells the client to come back: `refresh_rate`, the widget's reload (by its script, from the instant
         /// the page names), or `Expires` (as `Date` + the seconds between them).
@@ -144,6 +144,11 @@ struct CachingProxyTests {
         }
         let pictures = shows
         let dates = Dictionary(uniqueKeysWithValues: manifest.entries.enumerated().map { ($1.date, $0) })
+        // The widget shows each entry's post's time.
+        let posted = Dictionary(
+            manifest.entries.enumerated().compactMap { index, entry in entry.postedAt.map { ($0, index) } },
+            uniquingKeysWith: { first, _ in first }
+        )
         let endOf: @Sendable (Int) -> Date = { manifest.entries[$0].date.addingTimeInterval(interval) }
 
         let deadline = end.addingTimeInterval(8)
@@ -170,7 +175,7 @@ struct CachingProxyTests {
                         for path in paths {
                             let answer = try await Self.get(transport, "\(base)\(path)")
                             readings.append(
-                                Self.reading(answer, path: path, dates: dates, pictures: pictures)
+                                Self.reading(answer, path: path, dates: dates, posted: posted, pictures: pictures)
                             )
                         }
                         // A pause between rounds, cut short so that every client asks again right at the hour.
@@ -374,6 +379,7 @@ struct CachingProxyTests {
         _ answer: KFeedHTTP.HTTPResponse,
         path: String,
         dates: [Date: Int],
+        posted: [Date: Int] = [:],
         pictures: [Data: Int] = [:]
     ) -> Reading {
         let received = Date()
@@ -402,8 +408,8 @@ struct CachingProxyTests {
             reading.entry = (json?["date"] as? String).flatMap(InstantFormat.date(from:)).flatMap { dates[$0] }
             if let rate = json?["refresh_rate"] as? Int { reading.comeBack = received.addingTimeInterval(Double(rate)) }
         case "/widget":
-            reading.entry = text.firstMatch(of: /datetime="([^"]+)"/)
-                .flatMap { InstantFormat.date(from: String($0.output.1)) }.flatMap { dates[$0] }
+            reading.entry = text.firstMatch(of: /<time class="posted" datetime="([^"]+)"/)
+                .flatMap { InstantFormat.date(from: String($0.output.1)) }.flatMap { posted[$0] }
             reading.until = text.firstMatch(of: /data-until="([^"]+)"/).flatMap {
                 InstantFormat.date(from: String($0.output.1))
             }

@@ -180,7 +180,8 @@ struct PreviewCommandTests {
         #expect(report.scripts == 0 && report.handlers == 0 && report.bolds == 0)
         #expect(report.images.allSatisfy { $0.src != "x" && $0.naturalWidth > 0 })
         #expect(report.images.contains { $0.alt == image })
-        #expect(report.links == 5)
+        // Six authors' profiles; five posts, each by its "View post on X" and its time (the sixth's URL is refused).
+        #expect(report.links == 6 + 5 * 2)
     }
 }
 

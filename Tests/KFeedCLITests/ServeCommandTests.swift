@@ -114,7 +114,14 @@ struct ServeCommandTests {
         // The paths are the manifest's, relative to the cache directory; `kfeed current` prints them absolute.
         #expect(served["image"] as? String == image)
         #expect((served["author"] as? [String: Any])?["avatar"] as? String == avatar)
-        for key in ["image_url", "avatar_url", "until", "refresh_rate", "stale"] { served[key] = nil }
+        // The attribution: the author's profile, the post, its time and its text.
+        #expect((served["author"] as? [String: Any])?["url"] as? String == "https://x.com/\(entry.author.username)")
+        #expect((served["author"] as? [String: Any])?["name"] as? String == entry.author.name)
+        #expect(served["post_url"] as? String == entry.url.absoluteString)
+        #expect(served["text"] as? String == entry.text)
+        let created = try #require(entry.createdAt)
+        #expect((served["created_at"] as? String).flatMap(InstantFormat.date(from:)) == created)
+        for key in ["image_url", "avatar_url", "until", "refresh_rate", "stale", "post_url"] { served[key] = nil }
         let printed = try await KFeedProcess.run([
             "current", "--cache", cache.url.path, "--now", "2026-11-22T10:30:00Z",
         ])
@@ -184,7 +191,20 @@ struct ServeCommandTests {
         #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)?v="))
         #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))
         #expect(widgetHTML.contains(">\(HTMLEscaping.escape(entry.author.name))</span>"))
-        #expect(widgetHTML.contains("datetime=\"2026-11-22T10:00:00Z\">10:00</time>"))
+        // The attribution: name and @username link to the profile, the post's time to the post, the mark, the text.
+        let profileLink =
+            "<a class=\"who\" href=\"https://x.com/\(entry.author.username)\" rel=\"noopener noreferrer\">"
+        #expect(widgetHTML.contains(profileLink))
+        let posted = PostTime(created, timeZone: .gmt)  // the server runs with TZ=UTC
+        #expect(
+            widgetHTML.contains(
+                "<a class=\"when\" href=\"\(entry.url.absoluteString)\" rel=\"noopener noreferrer\"><time class=\"posted\" "
+                    + "datetime=\"\(InstantFormat.string(from: created))\"><b>\(posted.clock)</b>"
+                    + "<span class=\"day\">\(posted.day)</span></time></a>"
+            )
+        )
+        #expect(widgetHTML.contains("<svg class=\"xmark\""))
+        #expect(widgetHTML.contains("<p class=\"text\" dir=\"auto\">\(HTMLEscaping.escape(entry.text))</p>"))
         #expect(widgetHTML.contains("apple-mobile-web-app-capable"))
         // The script is the only one the page's policy lets run: by its SHA-256, as coreutils computes it.
         #expect(widgetHTML.components(separatedBy: "<script").count == 2)
@@ -437,7 +457,12 @@ struct ServeCommandTests {
                 #expect(dom.contains("<img class=\"avatar\""))
                 #expect(dom.contains(">@\(entry.author.username)</span>"))
                 #expect(dom.contains("<span class=\"name\">\(HTMLEscaping.escape(entry.author.name))</span>"))
-                #expect(dom.contains(">10:00</time>"))
+                let posted = PostTime(try #require(entry.postedAt), timeZone: .gmt)  // the server runs with TZ=UTC
+                #expect(dom.contains("<b>\(posted.clock)</b><span class=\"day\">\(posted.day)</span></time>"))
+                #expect(dom.contains("<svg class=\"xmark\""))
+                // The name and @username link to the profile, the time to the post, as Chromium parsed the page.
+                #expect(dom.contains("<a class=\"who\" href=\"https://x.com/\(entry.author.username)\""))
+                #expect(dom.contains("<a class=\"when\" href=\"\(entry.url.absoluteString)\""))
             }
 
             // Each of those images, loaded by Chromium from the server, decodes to its real size.
@@ -506,7 +531,7 @@ struct ServeCommandTests {
         }
         let read = """
             (function () {
-              var hour = document.querySelector('time.hour'), picture = document.querySelector('img.picture');
+              var hour = document.querySelector('time.posted'), picture = document.querySelector('img.picture');
               var navigation = performance.getEntriesByType('navigation')[0], root = document.documentElement;
               return JSON.stringify({ hour: hour && hour.getAttribute('datetime'),
                 until: root && root.getAttribute('data-until'),
@@ -532,7 +557,8 @@ struct ServeCommandTests {
         // First the entry that ends, with its end as the instant to reload at…
         let first = try #require(readings.first { $0.shown.picture != nil }, "\(readings)")
         #expect(first.at < end, "Chromium showed the page only \(first.at.timeIntervalSince(end)) s after the end")
-        #expect(first.shown.hour == InstantFormat.string(from: made.entries[0].date))
+        // (Each entry is told by its post's time, which the page shows.)
+        #expect(first.shown.hour == made.entries[0].postedAt.map(InstantFormat.string(from:)))
         #expect(first.shown.until == InstantFormat.string(from: end) && first.shown.navigation == "navigate")
         // …then, reloaded by its script 2 s after the end, the next entry's picture (within seconds on a busy machine,
         // where its retry would take 30 at least).
@@ -542,7 +568,10 @@ struct ServeCommandTests {
         )
         let after = shownNext.at.timeIntervalSince(end)
         #expect(after >= 2 && after <= 15, "the next picture showed \(after) s after the end")
-        #expect(shownNext.shown.hour == InstantFormat.string(from: end) && shownNext.shown.navigation == "reload")
+        #expect(
+            shownNext.shown.hour == made.entries[1].postedAt.map(InstantFormat.string(from:))
+                && shownNext.shown.navigation == "reload"
+        )
         // The policy let the script run and refused nothing, and the page threw nothing.
         #expect(messages.isEmpty, "\(messages)")
         // The server saw the page twice: the load and one reload, no loop.

@@ -36,15 +36,16 @@ struct CacheStoreTests {
     }
 
     /// A render is named by its media key, its profile and eight hex digits of FNV-1a over what it shows besides
-    /// the picture; these names are in caches already written, so they never change.
+    /// the picture; these names are in caches already written, so they change only with what a render shows (the
+    /// attribution's version is part of a caption's digest: renders without the X mark and text are not reused).
     @Test(
         arguments: [
             (DisplayProfile.trmnl, nil, nil, "renders/\(key)-trmnl-050c5d1f.png"),
             (
                 .trmnlBMP,
-                DisplayCaption(name: "Mina", username: "mina_k", hour: "09:00", avatarJPEG: Data(count: 5_282)),
+                DisplayCaption(name: "Mina", username: "mina_k", time: "09:00", avatarJPEG: Data(count: 5_282)),
                 nil,
-                "renders/\(key)-trmnl-bmp-c3dcc657.bmp"
+                "renders/\(key)-trmnl-bmp-eef4c1d3.bmp"
             ),
             (.trmnl, nil, "download failed (HTTP 404)", "renders/\(key)-trmnl-982d66e7.png"),
         ] as [(DisplayProfile, DisplayCaption?, String?, String)]
@@ -80,10 +81,13 @@ struct CacheStoreTests {
         let render = try #require(
             EntryRender(entry, profile: .inkplate, captions: true, timeZone: .gmt, avatar: avatar)
         )
+        let posted = PostTime(try #require(entry.postedAt), timeZone: .gmt)
         let caption = DisplayCaption(
             name: entry.author.name,
             username: entry.author.username,
-            hour: ScheduleText(timeZone: .gmt).clockTime(entry.date),
+            time: posted.clock,
+            date: posted.day,
+            text: entry.text,
             avatarJPEG: avatar
         )
         #expect(

@@ -35,7 +35,9 @@ struct DisplayRendererTests {
     static let caption = DisplayCaption(
         name: "Kim Jisoo",
         username: "jisoo",
-        hour: "14:00",
+        time: "14:00",
+        date: "22 Nov 2026",
+        text: "Backstage before the encore #BLACKPINK https://t.co/AbCdEf1234",
         avatarJPEG: try? Fixture.data("images/avatar-1.jpg")
     )
 

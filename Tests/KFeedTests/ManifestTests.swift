@@ -231,6 +231,42 @@ struct ManifestTests {
         #expect(entry.media.width == 1_200)
         #expect(entry.media.altText == nil)
         #expect(entry.image == "images/3_1.jpg")
+        // Written before `created_at` was kept: the post's time is the one its id carries.
+        #expect(entry.createdAt == nil)
+        #expect(entry.postedAt.map(InstantFormat.string(from:)) == "2024-11-20T09:40:44.365Z")
+    }
+
+    @Test func thePostsTimeAndTheAuthorsProfileAreWrittenForAttribution() throws {
+        let manifest = try Self.manifest()
+        let first = try #require(try Self.entries(try Self.json(manifest)).first)
+        let created = try #require(first["created_at"] as? String)
+        #expect(InstantFormat.date(from: created) != nil)
+        let author = try #require(first["author"] as? [String: Any])
+        #expect(author["url"] as? String == "https://x.com/seoul_lens")
+        // Read back, the time is the same and the derived `url` is ignored.
+        let again = try Manifest.decode(try manifest.jsonData())
+        #expect(again.entries.map(\.createdAt) == manifest.entries.map(\.createdAt))
+        #expect(again == manifest)
+    }
+
+    @Test(arguments: [("seoul_lens", "https://x.com/seoul_lens"), ("", nil), ("a/b", nil), ("sixteen_letters_", nil)])
+    func aProfileLinkNeedsAUsernameXGives(username: String, url: String?) throws {
+        var manifest = try Self.manifest()
+        manifest.entries[0].author.username = username
+        #expect(manifest.entries[0].author.profileURL?.absoluteString == url)
+        let author = try #require(try Self.entries(try Self.json(manifest)).first?["author"] as? [String: Any])
+        #expect(author["url"] as? String == url)
+    }
+
+    @Test(
+        arguments: [("42", nil), ("1859170000000000001", "2024-11-20T09:40:44.365Z"), ("x", nil)] as [(String, String?)]
+    )
+    func withoutCreatedAtThePostsTimeComesFromItsID(id: String, time: String?) throws {
+        var manifest = try Self.manifest()
+        manifest.entries[0].createdAt = nil
+        manifest.entries[0].tweetID = id
+        #expect(manifest.entries[0].postedAt.map(InstantFormat.string(from:)) == time)
+        #expect(try Self.entries(try Self.json(manifest)).first?["created_at"] == nil)
     }
 
     @Test(arguments: ["2026-11-22T09:00:00", "2026-11-22 09:00:00Z", "yesterday", ""])

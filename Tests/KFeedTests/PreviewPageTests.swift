@@ -139,7 +139,7 @@ struct PreviewPageTests {
         let escaped = HTMLEscaping.escape(payload)
         #expect(!html.contains(payload))
         let card = try #require(Self.cards(html).first)
-        #expect(card.contains("<p class=\"text\">\(escaped)</p>"))
+        #expect(card.contains("<p class=\"text\" dir=\"auto\">\(escaped)</p>"))
         #expect(card.contains("<span class=\"name\">\(escaped)</span>"))
         #expect(card.contains("<span class=\"username\">@\(escaped)</span>"))
         #expect(card.contains("alt=\"\(escaped)\""))
@@ -273,14 +273,37 @@ struct PreviewPageTests {
         #expect(html.contains("This timeline has no entries: no posts with &lt;images&gt; matched."))
     }
 
-    @Test func longTextIsTrimmedToAFewLines() throws {
+    @Test func theWholeTextIsShownAsXSentIt() throws {
         var manifest = try Self.manifest()
-        manifest.entries[0].text = String(repeating: "word ", count: 200) + "\n\u{202E}end"
+        let long = String(repeating: "word ", count: 200) + "\n<b>&</b> \u{202E}end https://t.co/AbCdEf1234"
+        manifest.entries[0].text = long
         let card = try #require(Self.cards(Self.html(manifest)).first)
-        let text = try #require(card.firstMatch(of: /<p class="text">([^<]*)<\/p>/)?.output.1)
-        #expect(text.count == PreviewPage.textLimit)
-        #expect(text.hasSuffix("…"))
-        #expect(!text.contains("\u{202E}"))
+        let text = try #require(card.firstMatch(of: /<p class="text" dir="auto">([^<]*)<\/p>/)?.output.1)
+        #expect(text == HTMLEscaping.escape(long))
+    }
+
+    @Test func everyCardAttributesThePostWithLinksToTheAuthorAndThePost() throws {
+        var manifest = try Self.manifest()
+        manifest.entries[0].createdAt = Date(timeIntervalSince1970: 1_795_335_797)  // 08:23:17 UTC
+        let cards = Self.cards(Self.html(manifest))
+        #expect(cards.count == manifest.entries.count)
+        for (card, entry) in zip(cards, manifest.entries) {
+            let profile = "https://x.com/\(entry.author.username)"
+            #expect(
+                card.contains("<a class=\"who\" href=\"\(profile)\" rel=\"noopener noreferrer\" target=\"_blank\">")
+            )
+            #expect(card.contains("<span class=\"username\">@\(entry.author.username)</span>"))
+            #expect(card.contains("<svg class=\"xmark\""))
+            let posted = try #require(entry.postedAt)
+            #expect(
+                card.contains(
+                    "<a href=\"\(entry.url.absoluteString)\" rel=\"noopener noreferrer\" target=\"_blank\"><time "
+                        + "datetime=\"\(InstantFormat.string(from: posted))\">\(PostTime(posted, timeZone: Self.utc).text)"
+                        + "</time></a>"
+                )
+            )
+        }
+        #expect(cards[0].contains("<time datetime=\"2026-11-22T08:23:17Z\">22 Nov 2026 08:23</time>"))
     }
 
     @Test func thePageIsAPureFunctionOfItsInputs() throws {

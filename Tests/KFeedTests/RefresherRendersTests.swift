@@ -27,18 +27,21 @@ struct RefresherRendersTests {
         }
     }
 
-    private static func refresher(_ directory: URL, transport: StubTransport, profiles: [String]) throws -> Refresher {
-        Refresher.testing(
-            in: directory,
-            transport: transport,
-            settings: .init(
-                query: .default,
-                builder: TimelineBuilder(entryCount: 3),
-                size: .small,
-                noRepeatWindow: 0,
-                profiles: try profiles.map { try DisplayProfile(parsing: $0) }
-            )
+    private static func refresher(
+        _ directory: URL,
+        transport: StubTransport,
+        profiles: [String],
+        captions: Bool = true
+    ) throws -> Refresher {
+        var settings = FeedSettings(
+            query: .default,
+            builder: TimelineBuilder(entryCount: 3),
+            size: .small,
+            noRepeatWindow: 0,
+            profiles: try profiles.map { try DisplayProfile(parsing: $0) }
         )
+        settings.captions = captions
+        return Refresher.testing(in: directory, transport: transport, settings: settings)
     }
 
     private static func refreshed(_ outcome: Refresher.Outcome) throws -> (Manifest, Refresher.Summary) {
@@ -88,12 +91,28 @@ struct RefresherRendersTests {
             let (again, summary) = try Self.refreshed(try await refresher.refresh(now: Self.t0, force: true))
             #expect(summary.rendered == 0)
             #expect(again.entries.map(\.renders) == first.entries.map(\.renders))
-            // An hour later the captions' hours differ: new renders; two generations on, the first ones are gone.
+            // An hour later the same posts show the same attribution (the post's time, not the entry's hour): the
+            // same files.
             let (later, laterSummary) = try Self.refreshed(
                 try await refresher.refresh(now: Self.t0.addingTimeInterval(3_600), force: true)
             )
-            #expect(laterSummary.rendered == 3)
-            _ = try await refresher.refresh(now: Self.t0.addingTimeInterval(7_200), force: true)
+            #expect(laterSummary.rendered == 0)
+            #expect(
+                Set(later.entries.compactMap { $0.renders?["grey4"] })
+                    == Set(first.entries.compactMap { $0.renders?["grey4"] })
+            )
+            // Without the caption band they show the slim line: new renders; two generations on, the first are gone.
+            let bare = try Self.refresher(
+                directory,
+                transport: try Self.transport(),
+                profiles: ["grey4"],
+                captions: false
+            )
+            let (lineOnly, lineSummary) = try Self.refreshed(
+                try await bare.refresh(now: Self.t0.addingTimeInterval(7_200), force: true)
+            )
+            #expect(lineSummary.rendered == 3)
+            _ = try await bare.refresh(now: Self.t0.addingTimeInterval(10_800), force: true)
             let files = try FileManager.default.contentsOfDirectory(
                 atPath: directory.appendingPathComponent("renders").path
             )
@@ -101,7 +120,7 @@ struct RefresherRendersTests {
                 ($0 as NSString).lastPathComponent
             }
             #expect(Set(files).isDisjoint(with: firstNames))
-            #expect(later.entries.allSatisfy { $0.renders?["grey4"] != nil })
+            #expect(lineOnly.entries.allSatisfy { $0.renders?["grey4"] != nil })
         }
     }
 

@@ -111,9 +111,7 @@ public struct CacheStore: Sendable {
     /// Eight hex digits of FNV-1a over what a render shows besides the picture.
     private static func renderDigest(_ caption: DisplayCaption?, placeholder: String?) -> String {
         var text = "\(placeholder ?? "")\u{0}"
-        if let caption {
-            text += "\(caption.name)\u{0}\(caption.username)\u{0}\(caption.hour)\u{0}\(caption.avatarJPEG?.count ?? 0)"
-        }
+        if let caption { text += caption.signature }
         var hash: UInt32 = 2_166_136_261
         for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return String(format: "%08x", hash)

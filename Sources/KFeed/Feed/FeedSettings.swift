@@ -269,10 +269,11 @@ public struct FeedSettings: Sendable, Hashable {
         ])
     }
 
-    /// A digest of what the display renders show besides each entry: the caption band. A change re-renders the
-    /// timeline's entries with no search (as a profile added does).
+    /// A digest of what the display renders show besides each entry: the caption band, and the attribution's
+    /// version (`attribution=1`: the X mark, the post's time and text; a timeline rendered before it re-renders). A
+    /// change re-renders the timeline's entries with no search (as a profile added does).
     package var renderFingerprint: String {
-        Self.digest(["captions=\(captions)"])
+        Self.digest(["captions=\(captions)", "attribution=1"])
     }
 
     /// Sixteen hex digits of FNV-1a over the lines: stable across runs and machines.

@@ -77,10 +77,12 @@ extension PreviewPage {
         .name, .username { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .name { font-weight: 600; font-size: 13px; }
         .username { color: var(--muted); font-size: 12px; }
-        .text {
-          margin: 0; font-size: 13px; overflow-wrap: anywhere; overflow: hidden;
-          display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; line-clamp: 3;
-        }
+        .text { margin: 0; font-size: 13px; overflow-wrap: anywhere; white-space: pre-wrap; }
+        a.who { color: inherit; text-decoration: none; }
+        a.who:hover .name, a.who:focus-visible .name { text-decoration: underline; }
+        .posted { margin: 0; color: var(--muted); font-size: 12px; }
+        .posted .xmark { color: var(--ink); vertical-align: -1px; }
+        .posted a { color: inherit; }
         .link { margin-top: auto; font-size: 12px; font-weight: 600; color: var(--accent); text-decoration: none; }
         .link:hover, .link:focus-visible { text-decoration: underline; }
         .nolink { color: var(--muted); font-weight: 400; }

@@ -20,9 +20,6 @@ package struct PreviewPage: Sendable {
     package static let contentSecurityPolicy =
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
-    /// The longest post text a card shows, in characters (CSS clamps it to a few lines as well).
-    static let textLimit = 200
-
     /// Creates a page.
     /// - Parameters:
     ///   - manifest: the timeline, as read from `timeline.json`.
@@ -182,10 +179,29 @@ package struct PreviewPage: Sendable {
         } else {
             text += "<span class=\"avatar\"></span>"
         }
-        text += "<span class=\"who\"><span class=\"name\">\(HTMLEscaping.escape(name.isEmpty ? handle : name))</span>"
-        text += "<span class=\"username\">\(HTMLEscaping.escape(handle))</span></span></div>\n"
-        let excerpt = Sanitized.excerpt(entry.text, limit: Self.textLimit)
-        text += "<p class=\"text\">\(HTMLEscaping.escape(excerpt))</p>\n"
+        var who = "<span class=\"name\">\(HTMLEscaping.escape(name.isEmpty ? handle : name))</span>"
+        who += "<span class=\"username\">\(HTMLEscaping.escape(handle))</span>"
+        if let profile = entry.author.profileURL.flatMap(Self.postLink) {
+            text += "<a class=\"who\" href=\"\(HTMLEscaping.escape(profile))\" rel=\"noopener noreferrer\" "
+            text += "target=\"_blank\">\(who)</a>"
+        } else {
+            text += "<span class=\"who\">\(who)</span>"
+        }
+        text += "</div>\n"
+        // The X mark, and the post's time linking to the post.
+        text += "<p class=\"posted\">\(XMark.svg(size: 12))"
+        if let posted = entry.postedAt {
+            let time = PostTime(posted, timeZone: timeZone)
+            var when = "<time datetime=\"\(InstantFormat.string(from: posted))\">\(time.text)</time>"
+            if let link = Self.postLink(entry.url) {
+                when =
+                    "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\" target=\"_blank\">\(when)</a>"
+            }
+            text += " Posted \(when)"
+        }
+        text += "</p>\n"
+        // The post's text as X sent it (escaped, never shortened): the card grows to hold it.
+        text += "<p class=\"text\" dir=\"auto\">\(HTMLEscaping.escape(entry.text))</p>\n"
         if let link = Self.postLink(entry.url) {
             text += "<a class=\"link\" href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\" "
             text += "target=\"_blank\">View post on X</a>\n"

@@ -7,8 +7,8 @@ package import KFeedImages
 package struct EntryRender: Sendable {
     /// The panel rendered for.
     package var profile: DisplayProfile
-    /// The caption band, or nil for the bare picture (`--no-caption`).
-    package var caption: DisplayCaption?
+    /// The attribution: the caption band, or the slim line of `--no-caption`.
+    package var caption: DisplayCaption
     /// What a placeholder card says when there is no picture.
     package var placeholderReason: String
     /// The render's path relative to the cache directory, as ``CacheStore`` names it:
@@ -19,9 +19,10 @@ package struct EntryRender: Sendable {
     /// - Parameters:
     ///   - entry: the timeline entry.
     ///   - profile: the panel.
-    ///   - captions: whether the render carries the caption band.
-    ///   - timeZone: the zone the caption's hour is shown in.
-    ///   - avatar: the entry's cached avatar (`DIR/avatars/….jpg`), drawn in the caption.
+    ///   - captions: whether the render carries the caption band (avatar, names, time, mark and the post's text);
+    ///     without it, the slim line still attributes the post (the mark, name, `@username` and time).
+    ///   - timeZone: the zone the post's time is shown in.
+    ///   - avatar: the entry's cached avatar (`DIR/avatars/….jpg`), drawn in the caption band.
     package init?(
         _ entry: Manifest.Entry,
         profile: DisplayProfile,
@@ -29,14 +30,16 @@ package struct EntryRender: Sendable {
         timeZone: TimeZone,
         avatar: Data?
     ) {
-        let caption =
-            captions
-            ? DisplayCaption(
-                name: entry.author.name,
-                username: entry.author.username,
-                hour: ScheduleText(timeZone: timeZone).clockTime(entry.date),
-                avatarJPEG: avatar
-            ) : nil
+        let time = entry.postedAt.map { PostTime($0, timeZone: timeZone) }
+        let caption = DisplayCaption(
+            name: entry.author.name,
+            username: entry.author.username,
+            time: time?.clock ?? "",
+            date: time?.day ?? "",
+            text: captions ? entry.text : "",
+            avatarJPEG: captions ? avatar : nil,
+            style: captions ? .band : .line
+        )
         guard
             let path = CacheStore.renderPath(
                 mediaKey: entry.media.key,
@@ -51,10 +54,16 @@ package struct EntryRender: Sendable {
         self.path = path
     }
 
-    /// Whether `path` (an entry's `renders[P]`) is this entry's render for `profile` without a caption band: a
-    /// picture a page may show under a caption of its own.
-    package static func isUncaptioned(_ path: String, of entry: Manifest.Entry, profile: DisplayProfile) -> Bool {
-        EntryRender(entry, profile: profile, captions: false, timeZone: .gmt, avatar: nil)?.path == path
+    /// Whether `path` (an entry's `renders[P]`) is this entry's render for `profile` without a caption band (with
+    /// the slim line only): a picture a page may show under a caption of its own.
+    /// `timeZone` is the one the post's time was drawn in.
+    package static func isUncaptioned(
+        _ path: String,
+        of entry: Manifest.Entry,
+        profile: DisplayProfile,
+        timeZone: TimeZone
+    ) -> Bool {
+        EntryRender(entry, profile: profile, captions: false, timeZone: timeZone, avatar: nil)?.path == path
     }
 
     /// The file's bytes: the picture, or the placeholder card when there is none or it does not decode.

@@ -72,8 +72,11 @@ public struct Manifest: Codable, Sendable, Hashable {
         public var date: Date
         /// The post's id.
         public var tweetID: String
-        /// The post's text.
+        /// The post's text, as X sent it.
         public var text: String
+        /// When the post was made (X's `created_at`); nil in a timeline written before it was kept, or when X did
+        /// not send it (``postedAt`` then reads it from the post's id).
+        public var createdAt: Date?
         /// The post's public URL.
         public var url: URL
         /// The author.
@@ -103,6 +106,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             self.date = date
             self.tweetID = item.post.id
             self.text = item.post.text
+            self.createdAt = item.post.createdAt
             self.url = item.url
             let user = item.author ?? User(id: item.post.authorID ?? "", name: "", username: "")
             self.author = Author(
@@ -128,6 +132,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         private enum CodingKeys: String, CodingKey {
             case date, text, url, author, media, image, placeholder, renders
             case tweetID = "tweet_id"
+            case createdAt = "created_at"
             case placeholderReason = "placeholder_reason"
             case repeatMark = "repeat"
         }
@@ -137,6 +142,7 @@ public struct Manifest: Codable, Sendable, Hashable {
             try container.encode(date, forKey: .date)
             try container.encode(tweetID, forKey: .tweetID)
             try container.encode(text, forKey: .text)
+            try container.encodeIfPresent(createdAt, forKey: .createdAt)
             try container.encode(url, forKey: .url)
             try container.encode(author, forKey: .author)
             try container.encode(media, forKey: .media)
@@ -166,6 +172,11 @@ public struct Manifest: Codable, Sendable, Hashable {
             case profileImageURL = "profile_image_url"
         }
 
+        /// Keys written beside the stored ones, derived from them (a reader decodes none of them).
+        private enum DerivedKeys: String, CodingKey {
+            case url
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
@@ -173,6 +184,8 @@ public struct Manifest: Codable, Sendable, Hashable {
             try container.encode(username, forKey: .username)
             try container.encode(avatar, forKey: .avatar)
             try container.encode(profileImageURL, forKey: .profileImageURL)
+            var derived = encoder.container(keyedBy: DerivedKeys.self)
+            try derived.encodeIfPresent(profileURL, forKey: .url)
         }
     }
 
