@@ -48,7 +48,7 @@ package struct FeedsFile: Sendable {
     /// The keys a `[feeds.NAME]` table may have.
     package static let feedKeys = [
         "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
-        "video_previews", "captions", "deny",
+        "video_previews", "captions", "deny", "quiet", "timezone",
     ]
     /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
     package static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -326,6 +326,12 @@ extension FeedsFile.Reader {
             settings.deny = try accounts.map { text in
                 try parsed(at: path + ["deny"]) { try FeedSettings.deniedAccount(parsing: text) }
             }
+        }
+        if let text = try string(table["timezone"], at: path + ["timezone"]) {
+            settings.timeZone = try parsed(at: path + ["timezone"]) { try TimeZone.named(text) }
+        }
+        if let text = try string(table["quiet"], at: path + ["quiet"]) {
+            settings.quietHours = try parsed(at: path + ["quiet"]) { try QuietHours(parsing: text) }
         }
         return FeedsFile.Feed(name: name, settings: settings)
     }

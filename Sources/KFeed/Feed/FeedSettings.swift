@@ -32,8 +32,11 @@ public struct FeedSettings: Sendable, Hashable {
     public var captions: Bool
     /// Accounts never shown, by username without the `@` (`--deny`, `deny`), lower-cased.
     public var deny: [String]
-    /// The zone the renders' hours are shown in.
+    /// The feed's zone (`--timezone`, `timezone`): the renders' hours are shown in it and the quiet hours read on
+    /// its clock.
     public var timeZone: TimeZone
+    /// The daily hours with no search, panels told to sleep until their end (`--quiet-hours`, `quiet`); nil: none.
+    public var quietHours: QuietHours?
 
     /// Creates settings; the defaults are the contract's.
     /// - Parameters:
@@ -48,7 +51,8 @@ public struct FeedSettings: Sendable, Hashable {
     ///   - profiles: the display renders made for every entry.
     ///   - captions: whether renders carry the caption band.
     ///   - deny: accounts never shown (usernames, with or without `@`).
-    ///   - timeZone: the zone the renders' hours are shown in.
+    ///   - timeZone: the zone the renders' hours are shown in and the quiet hours are read in.
+    ///   - quietHours: the daily hours with no search; nil for none.
     public init(
         query: RecentSearchQuery = .default,
         entries: Int = 24,
@@ -61,7 +65,8 @@ public struct FeedSettings: Sendable, Hashable {
         profiles: [DisplayProfile] = [],
         captions: Bool = true,
         deny: [String] = [],
-        timeZone: TimeZone = .gmt
+        timeZone: TimeZone = .gmt,
+        quietHours: QuietHours? = nil
     ) {
         self.query = query
         self.entries = entries
@@ -75,6 +80,7 @@ public struct FeedSettings: Sendable, Hashable {
         self.captions = captions
         self.deny = deny.map(Self.username)
         self.timeZone = timeZone
+        self.quietHours = quietHours
     }
 
     /// Settings around a builder's selection and schedule (the tests' shape).
@@ -183,10 +189,10 @@ public struct FeedSettings: Sendable, Hashable {
         ])
     }
 
-    /// A digest of what the display renders show besides each entry: the caption band. A change re-renders the
-    /// timeline's entries with no search (as a profile added does).
+    /// A digest of what the display renders show besides each entry: the caption band, and the zone its hour is
+    /// shown in (with the band). A change re-renders the timeline's entries with no search (as a profile added does).
     package var renderFingerprint: String {
-        Self.digest(["captions=\(captions)"])
+        Self.digest(["captions=\(captions)"] + (captions ? ["zone=\(timeZone.identifier)"] : []))
     }
 
     /// Sixteen hex digits of FNV-1a over the lines: stable across runs and machines.
