@@ -32,7 +32,8 @@ struct FeedDocumentTests {
         var posts = try #require(json["data"] as? [[String: Any]])
         var includes = try #require(json["includes"] as? [String: Any])
         var media = try #require(includes["media"] as? [[String: Any]])
-        for (index, text) in hostile.enumerated() {
+        // The posts the timeline uses (a photo, not flagged sensitive).
+        for (index, text) in zip([0, 2, 6, 7], hostile) {
             posts[index]["text"] = text
             let keys = (posts[index]["attachments"] as? [String: Any])?["media_keys"] as? [String] ?? []
             for position in media.indices where keys.contains(media[position]["media_key"] as? String ?? "") {
@@ -42,7 +43,7 @@ struct FeedDocumentTests {
         includes["media"] = media
         json["data"] = posts
         json["includes"] = includes
-        return try JSONSerialization.data(withJSONObject: json)
+        return try JSONSerialization.data(withJSONObject: json, options: .withoutEscapingSlashes)
     }
 
     /// A cache refreshed at 09:00Z from the hostile search on a loopback X.
@@ -108,18 +109,30 @@ struct FeedDocumentTests {
         let items = try #require(parsed["items"] as? [[String: Any]])
         #expect(items.count == expected.count, "\(kind): \(items.count) items")
         #expect(!expected.isEmpty)
+        #expect(
+            expected.contains { !$0.placeholder },
+            "no picture to check: \(expected.map { ($0.tweetID, $0.placeholderReason) })"
+        )
         if kind == "rss" { #expect(parsed["version"] as? String == "rss20") }
         if kind == "json" { #expect(parsed["version"] as? String == "https://jsonfeed.org/version/1.1") }
         for (item, entry) in zip(items, expected) {
-            let text = kind == "rss" ? xmlSafe(entry.text) : entry.text
-            #expect(item["text"] as? String == text, "\(kind) text of \(entry.tweetID)")
+            // feedparser folds a CR LF in RSS text to LF, as XML's line-end handling would (the document carries the
+            // CR as a reference: FeedDocumentXMLTests reads it back with libxml2).
+            let text = kind == "rss" ? xmlSafe(entry.text).replacingOccurrences(of: "\r\n", with: "\n") : entry.text
+            #expect(
+                item["text"] as? String == text,
+                "\(kind) text of \(entry.tweetID): \(String(describing: (item["text"] as? String)?.unicodeScalars.map(\.value))) vs \(text.unicodeScalars.map(\.value))"
+            )
             #expect(item["link"] as? String == entry.url.absoluteString)
             #expect(item["id"] as? String == "\(entry.url.absoluteString)#\(Int(entry.date.timeIntervalSince1970))")
             #expect(item["published"] as? Int == Int(entry.date.timeIntervalSince1970), "\(kind) \(item)")
             let byline = "\(entry.author.name) (@\(entry.author.username))"
             #expect(item["author"] as? String == (kind == "rss" ? xmlSafe(byline) : byline))
             #expect(item["author_url"] as? String == "https://x.com/\(entry.author.username)")
-            let image = try #require(entry.image)
+            guard !entry.placeholder, let image = entry.image else {
+                #expect(item["image"] as? String == nil, "a placeholder is no picture")
+                continue
+            }
             let url = try #require(item["image"] as? String, "\(kind) \(item)")
             #expect(url.hasPrefix(base + image), "\(url)")
             #expect(item["enclosure"] as? String == url)
@@ -149,7 +162,10 @@ struct FeedDocumentTests {
     @Test func theServedFeedsParseAndCarryEveryItemWithETags() async throws {
         try await Self.withCache { directory, cache in
             let manifest = try #require(try CacheStore(directory: cache).manifest())
-            #expect(manifest.entries.filter { Self.hostile.contains($0.text) }.count == Self.hostile.count)
+            // X's text comes HTML-escaped (`&amp;`): the manifest holds it unescaped, and the feeds the manifest's.
+            #expect(manifest.entries.count == Self.hostile.count)
+            #expect(manifest.entries.contains { $0.text.hasPrefix("]]> <script>") }, "\(manifest.entries.map(\.text))")
+            #expect(manifest.entries.contains { $0.text.contains("\u{202E}") })
             let server = try await RunningServer.start([
                 "--cache", cache.path, "--now", InstantFormat.string(from: Self.serving), "--listen", "127.0.0.1:0",
             ])
@@ -175,7 +191,7 @@ struct FeedDocumentTests {
                 let again = try await Self.get("\(server.base)/\(path)", headers: [HTTPHeader("If-None-Match", etag)])
                 #expect(again.status == 304)
                 #expect(again.body.isEmpty)
-                #expect(response[header: "cache-control"]?.contains("max-age") == true)
+                #expect(response[header: "expires"] != nil, "fresh until the entry ends")
             }
         }
     }
