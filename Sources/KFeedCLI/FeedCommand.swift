@@ -22,7 +22,7 @@ struct FeedCommand: AsyncParsableCommand {
     @OptionGroup var clock: ClockOption
 
     @Option(help: ArgumentHelp("json (JSON Feed 1.1) or rss (RSS 2.0 with Media RSS).", valueName: "format"))
-    var format: Format
+    var format: Format?
 
     @Option(
         name: .customLong("base-url"),
@@ -39,23 +39,8 @@ struct FeedCommand: AsyncParsableCommand {
     )
     var output: String?
 
-    func validate() throws {
-        if selection.names.count > 1 { throw ValidationError("--feed: kfeed feed writes one feed at a time") }
-        guard let baseURL else {
-            throw ValidationError(
-                "kfeed feed needs --base-url URL: where the cache directory is served (a feed's links are absolute)"
-            )
-        }
-        guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-        else {
-            throw ValidationError(
-                "--base-url '\(baseURL)' is not an absolute http(s) URL, e.g. https://example.org/kfeed/"
-            )
-        }
-    }
-
     func run() async throws {
+        try checkUsage()
         let feeds = try Invocation(selection: selection, cache: cache, clock: clock).feeds()
         let member = try feeds.member(named: selection.names.first)
         let manifest = try member.committedManifest()
@@ -68,7 +53,7 @@ struct FeedCommand: AsyncParsableCommand {
             }
             return FeedDocument.Picture(url: base + path, length: size)
         }
-        let data = document.data(format.document)
+        let data = document.data((format ?? .rss).document)
         guard let output else {
             FileHandle.standardOutput.write(data)
             return
@@ -82,6 +67,28 @@ struct FeedCommand: AsyncParsableCommand {
 }
 
 extension FeedCommand {
+    /// The options the parser leaves optional, checked when the command runs (a `validate()` that throws would hide
+    /// an unknown option behind its own message, and `kfeed` names the commands that take an option by parsing it
+    /// alone).
+    /// - Throws: `ValidationError` (exit 64).
+    private func checkUsage() throws {
+        guard format != nil else { throw ValidationError("kfeed feed needs --format json or --format rss") }
+        if selection.names.count > 1 { throw ValidationError("--feed: kfeed feed writes one feed at a time") }
+        guard let baseURL else {
+            throw ValidationError(
+                "kfeed feed needs --base-url URL: where the cache directory is served (a feed's links are absolute)"
+            )
+        }
+        guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else {
+            throw ValidationError(
+                "--base-url '\(baseURL)' is not an absolute http(s) URL, e.g. https://example.org/kfeed/"
+            )
+        }
+
+    }
+
     /// `--format`.
     enum Format: String, ExpressibleByArgument {
         case json, rss

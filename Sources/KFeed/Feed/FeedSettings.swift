@@ -189,10 +189,11 @@ public struct FeedSettings: Sendable, Hashable {
         ])
     }
 
-    /// A digest of what the display renders show besides each entry: the caption band, and the zone its hour is
-    /// shown in (with the band). A change re-renders the timeline's entries with no search (as a profile added does).
+    /// A digest of what the display renders show besides each entry: the caption band. A change re-renders the
+    /// timeline's entries with no search (as a profile added does). Not the zone the band's hour is shown in: without
+    /// `timezone` it is the machine's, which a cron line and a shell may see differently.
     package var renderFingerprint: String {
-        Self.digest(["captions=\(captions)"] + (captions ? ["zone=\(timeZone.identifier)"] : []))
+        Self.digest(["captions=\(captions)"])
     }
 
     /// Sixteen hex digits of FNV-1a over the lines: stable across runs and machines.
