@@ -78,7 +78,8 @@ struct Invocation {
     }
 
     /// The feed of the flags' settings from the environment and `.env`: `KFEED_QUERY` (or `KFEED_CONTEXTS`),
-    /// `KFEED_SIZE`, `KFEED_PROFILES`, `KFEED_DENY`, `KFEED_ALLOW`. A feeds file's feeds take none of them.
+    /// `KFEED_SIZE`, `KFEED_PROFILES`, `KFEED_DENY`, `KFEED_ALLOW`, `KFEED_TIMEZONE`, `KFEED_QUIET_HOURS`. A feeds
+    /// file's feeds take none of them.
     /// - Throws: `KFeedError` `.configuration` naming the variable.
     static func applyEnvironment(_ environment: SettingsEnvironment, to settings: inout FeedSettings) throws {
         let list = { (text: String) in text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }
@@ -101,6 +102,16 @@ struct Invocation {
                     }
                 }
             )
+        }
+        if let text = environment["KFEED_TIMEZONE"] {
+            do { settings.timeZone = try TimeZone.named(text) } catch {
+                throw KFeedError(.configuration, "KFEED_TIMEZONE: \(error.message)")
+            }
+        }
+        if let text = environment["KFEED_QUIET_HOURS"], text != "off" {
+            do { settings.quietHours = try QuietHours(parsing: text) } catch {
+                throw KFeedError(.configuration, "KFEED_QUIET_HOURS: \(error.message)")
+            }
         }
         for (variable, path) in [("KFEED_DENY", \FeedSettings.deny), ("KFEED_ALLOW", \FeedSettings.allow)] {
             guard let text = environment[variable] else { continue }

@@ -12,7 +12,7 @@ package struct KFeedCommand: AsyncParsableCommand {
         version: KFeedVersion.version,
         subcommands: [
             TimelineCommand.self, RefreshCommand.self, CurrentCommand.self, QueryCommand.self, PreviewCommand.self,
-            ServeCommand.self, StatusCommand.self, HideCommand.self, UnhideCommand.self,
+            ServeCommand.self, StatusCommand.self, FeedCommand.self, HideCommand.self, UnhideCommand.self,
         ]
     )
 

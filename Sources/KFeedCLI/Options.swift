@@ -246,6 +246,30 @@ struct TimelineOptions: ParsableArguments {
     @Flag(name: .customLong("no-caption"), help: "Display renders without the caption band: the bare picture.")
     var noCaption = false
 
+    @Option(
+        name: .customLong("quiet-hours"),
+        help: ArgumentHelp(
+            "Daily hours with no search, panels told to sleep until their end: HH:MM-HH:MM (23:00-07:00), or off.",
+            valueName: "range"
+        ),
+        transform: QuietHoursChoice.init(flag:)
+    )
+    var quietHours: QuietHoursChoice?
+
+    @Option(
+        name: .customLong("timezone"),
+        help: ArgumentHelp(
+            "The feed's zone, an IANA name (Europe/Berlin): quiet hours and the renders' hours (default: TZ).",
+            valueName: "zone"
+        ),
+        transform: { (text: String) throws -> TimeZone in
+            do { return try TimeZone.named(text) } catch let error as KFeedError {
+                throw ValidationError(error.message)
+            }
+        }
+    )
+    var timeZone: TimeZone?
+
     @Flag(name: .customLong("allow-sensitive"), help: "Keep posts flagged possibly_sensitive.")
     var allowSensitive = false
 
@@ -274,7 +298,31 @@ struct TimelineOptions: ParsableArguments {
             settings.addProfiles(try profiles.map { try DisplayProfile(parsing: $0) })
         }
         if noCaption { settings.captions = false }
+        switch quietHours {
+        case .hours(let hours): settings.quietHours = hours
+        case .off: settings.quietHours = nil
+        case nil: break
+        }
+        if let timeZone { settings.timeZone = timeZone }
         if allowSensitive { settings.allowsSensitive = true }
         if videoPreviews { settings.usesVideoPreviews = true }
+    }
+}
+
+/// `--quiet-hours`: a range, or `off` (no quiet hours, whatever the feeds file says).
+enum QuietHoursChoice: Sendable {
+    case hours(QuietHours)
+    case off
+
+    /// Reads the flag's value.
+    /// - Throws: `ValidationError` (exit 64) saying what to write.
+    init(flag text: String) throws {
+        if text == "off" {
+            self = .off
+            return
+        }
+        do { self = .hours(try QuietHours(parsing: text)) } catch {
+            throw ValidationError(error.message)
+        }
     }
 }

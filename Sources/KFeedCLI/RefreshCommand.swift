@@ -36,7 +36,18 @@ struct RefreshCommand: AsyncParsableCommand {
                 } else if let until = try feeds.member(named: name).store.state()?.budgetSpentUntil, until > now {
                     spentUntil = until
                 }
-                if feeds.verbosity == .verbose { Self.report(outcome, feed: feeds.isFromFile ? name : nil) }
+                if feeds.verbosity == .verbose {
+                    let settings = try feeds.member(named: name).settings
+                    if case .notDue = outcome,
+                        let end = settings.quietHours?.end(ofQuietAt: now, in: settings.timeZone)
+                    {
+                        Console.info(
+                            feeds.about(name, "quiet until \(QuietHours.clockTime(end, in: settings.timeZone))")
+                        )
+                    } else {
+                        Self.report(outcome, feed: feeds.isFromFile ? name : nil)
+                    }
+                }
             case .paused(let until, let reason):
                 if feeds.verbosity == .verbose {
                     Console.info(feeds.about(name, "not asked until \(InstantFormat.string(from: until)) (\(reason))"))

@@ -102,7 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
                 name: feed.name,
                 cacheDirectory: feed.directory,
                 profiles: names.isEmpty ? nil : names.union(trmnl),
-                captions: feed.settings.captions
+                captions: feed.settings.captions,
+                quietHours: feed.settings.quietHours,
+                timeZone: feed.settings.timeZone
             )
         }
         var status: (@Sendable (Date) -> FeedsStatus)?
@@ -115,6 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
             trmnlDevices: devices,
             status: status,
             now: clock,
+            timeZone: listed[0].settings.timeZone,
             logger: Self.logger(feeds),
             refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
             renderSources: Self.renderSources(replay: feeds.replay)

@@ -48,7 +48,8 @@ struct StatusCommand: AsyncParsableCommand {
         var rows = [["feed", "last refresh", "next due", "posts today", "this month", "note"]]
         for feed in status.feeds {
             let note =
-                feed.lastError.map { "failed: \($0)" }
+                feed.quietUntilLocal.map { "quiet until \($0)" }
+                ?? feed.lastError.map { "failed: \($0)" }
                 ?? feed.budgetSpentUntil.map { "budget spent until \(InstantFormat.string(from: $0))" } ?? ""
             rows.append([
                 feed.name, instant(feed.lastRefresh), feed.isDue ? "now" : instant(feed.nextDue),

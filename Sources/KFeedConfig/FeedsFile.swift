@@ -48,7 +48,7 @@ package struct FeedsFile: Sendable {
     /// The keys a `[feeds.NAME]` table may have.
     package static let feedKeys = [
         "contexts", "query", "entries", "interval", "policy", "size", "profiles", "no_repeat_days", "allow_sensitive",
-        "video_previews", "captions", "deny", "allow", "min_likes", "min_reposts", "min_replies",
+        "video_previews", "captions", "deny", "allow", "min_likes", "min_reposts", "min_replies", "quiet", "timezone",
     ]
     /// A feed's name: what `DIR/feeds/NAME/` and `/f/NAME/` are made of.
     package static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -337,6 +337,12 @@ extension FeedsFile.Reader {
                 continue
             }
             settings.minimums[keyPath: threshold] = value
+        }
+        if let text = try string(table["timezone"], at: path + ["timezone"]) {
+            settings.timeZone = try parsed(at: path + ["timezone"]) { try TimeZone.named(text) }
+        }
+        if let text = try string(table["quiet"], at: path + ["quiet"]) {
+            settings.quietHours = try parsed(at: path + ["quiet"]) { try QuietHours(parsing: text) }
         }
         try parsed(at: path) { try settings.validate() }
         return FeedsFile.Feed(name: name, settings: settings)

@@ -15,13 +15,26 @@ package struct ServeConfiguration: Sendable {
         package var profiles: Set<String>?
         /// Whether renders made on demand carry the caption band (`--no-caption` turns it off), as the refresh's do.
         package var captions: Bool
+        /// Its quiet hours (panels are told to sleep until their end), read in `timeZone`; nil: none.
+        package var quietHours: QuietHours?
+        /// The zone its quiet hours are read in.
+        package var timeZone: TimeZone
 
         /// Creates a feed.
-        package init(name: String, cacheDirectory: URL, profiles: Set<String>? = nil, captions: Bool = true) {
+        package init(
+            name: String,
+            cacheDirectory: URL,
+            profiles: Set<String>? = nil,
+            captions: Bool = true,
+            quietHours: QuietHours? = nil,
+            timeZone: TimeZone = .gmt
+        ) {
             self.name = name
             self.cacheDirectory = cacheDirectory
             self.profiles = profiles
             self.captions = captions
+            self.quietHours = quietHours
+            self.timeZone = timeZone
         }
     }
 

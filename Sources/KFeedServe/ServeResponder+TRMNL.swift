@@ -111,9 +111,11 @@ extension ServeResponder {
             + (render.hasPrefix("renders/\(entry.media.key)-") ? "" : "-previous")
         var answer: ServeAnswer
         if isRedirect {
-            answer = .json(Redirect(filename: filename, url: url, refreshRate: moment.secondsLeft))
+            answer = .json(Redirect(filename: filename, url: url, refreshRate: refreshRate(moment, feed: scope.feed)))
         } else {
-            answer = .json(Display(imageURL: url, filename: filename, refreshRate: moment.secondsLeft))
+            answer = .json(
+                Display(imageURL: url, filename: filename, refreshRate: refreshRate(moment, feed: scope.feed))
+            )
         }
         return answer  // never stored (`ServeAnswer.caching`'s default): it is per device and counts seconds
     }

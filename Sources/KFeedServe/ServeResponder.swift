@@ -47,6 +47,8 @@ struct ServeResponder: Sendable {
         case file
         case setup, display, log, redirect
         case health
+        /// `/feed.json` or `/feed.xml`.
+        case feed(FeedDocument.Format)
 
         /// Whether the route answers a TRMNL device's picture (`/api/display`), which the device's feed decides.
         var isDisplay: Bool {
@@ -194,6 +196,8 @@ struct ServeResponder: Sendable {
             return await display(moment, snapshot: snapshot, request: request, scope: scope, isRedirect: true)
         case .health:
             return feeds.servesFeedPaths && scope.prefix.isEmpty ? healthOfAll() : health(moment, feed: scope.feed)
+        case .feed(let format):
+            return feedDocument(format, moment: moment, snapshot: snapshot, request: request, scope: scope)
         case .log: return .error(.methodNotAllowed, "unreachable")
         }
     }
@@ -338,7 +342,7 @@ struct ServeResponder: Sendable {
             imageURL: entry.image.map { base + link($0, in: moment.generation, scope: scope) },
             avatarURL: entry.author.avatar.map { base + link($0, in: moment.generation, scope: scope) },
             until: until,
-            refreshRate: moment.secondsLeft,
+            refreshRate: refreshRate(moment, feed: scope.feed),
             isStale: moment.isStale
         )
         var answer = ServeAnswer.json(current)

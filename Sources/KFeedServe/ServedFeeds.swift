@@ -12,6 +12,9 @@ struct ServedFeed: Sendable {
     var renders: RenderShelf
     /// The display profiles `?profile=` may ask for; nil: any.
     var profiles: Set<String>?
+    /// Its quiet hours and their zone.
+    var quietHours: QuietHours? = nil
+    var timeZone: TimeZone = .gmt
 }
 
 /// A request's feed, and the prefix its URLs take as the request addressed it.
@@ -50,7 +53,9 @@ struct ServedFeeds: Sendable {
                     prefix: named ? "\(feed.name): " : ""
                 ),
                 renders: RenderShelf(settings: settings, feed: feed, slot: slot),
-                profiles: feed.profiles
+                profiles: feed.profiles,
+                quietHours: feed.quietHours,
+                timeZone: feed.timeZone
             )
         }
         servesFeedPaths = named

@@ -1,3 +1,4 @@
+import CDispatch
 import Foundation
 import KFeed
 import KFeedBase

@@ -36,8 +36,11 @@ public struct FeedSettings: Sendable, Hashable {
     public var allow: [String]
     /// The fewest likes, reposts and replies a post needs (`--min-likes`…, `min_likes`…); 0 asks for none.
     public var minimums: Minimums
-    /// The zone the renders' hours are shown in.
+    /// The feed's zone (`--timezone`, `timezone`): the renders' hours are shown in it and the quiet hours read on
+    /// its clock.
     public var timeZone: TimeZone
+    /// The daily hours with no search, panels told to sleep until their end (`--quiet-hours`, `quiet`); nil: none.
+    public var quietHours: QuietHours?
 
     /// Creates settings; the defaults are the contract's.
     /// - Parameters:
@@ -54,7 +57,8 @@ public struct FeedSettings: Sendable, Hashable {
     ///   - deny: accounts never shown (usernames, with or without `@`).
     ///   - allow: the only accounts shown, when any is given (usernames, with or without `@`).
     ///   - minimums: the fewest likes, reposts and replies a post needs.
-    ///   - timeZone: the zone the renders' hours are shown in.
+    ///   - timeZone: the zone the renders' hours are shown in and the quiet hours are read in.
+    ///   - quietHours: the daily hours with no search; nil for none.
     public init(
         query: RecentSearchQuery = .default,
         entries: Int = 24,
@@ -69,7 +73,8 @@ public struct FeedSettings: Sendable, Hashable {
         deny: [String] = [],
         allow: [String] = [],
         minimums: Minimums = Minimums(),
-        timeZone: TimeZone = .gmt
+        timeZone: TimeZone = .gmt,
+        quietHours: QuietHours? = nil
     ) {
         self.query = query
         self.entries = entries
@@ -85,6 +90,7 @@ public struct FeedSettings: Sendable, Hashable {
         self.allow = allow.map(Self.username)
         self.minimums = minimums
         self.timeZone = timeZone
+        self.quietHours = quietHours
     }
 
     /// Settings around a builder's selection and schedule (the tests' shape).
@@ -271,7 +277,8 @@ public struct FeedSettings: Sendable, Hashable {
 
     /// A digest of what the display renders show besides each entry: the caption band, and the attribution's
     /// version (`attribution=1`: the X mark, the post's time and text; a timeline rendered before it re-renders). A
-    /// change re-renders the timeline's entries with no search (as a profile added does).
+    /// change re-renders the timeline's entries with no search (as a profile added does). Not the zone the band's hour
+    /// is shown in: without `timezone` it is the machine's, which a cron line and a shell may see differently.
     package var renderFingerprint: String {
         Self.digest(["captions=\(captions)", "attribution=1"])
     }

@@ -18,6 +18,10 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
         package var budgetSpentUntil: Date?
         /// The last refresh's failure, if it failed.
         package var lastError: String?
+        /// The quiet hours hold until this instant: no search before it (nil: not quiet now).
+        package var quietUntil: Date?
+        /// `quietUntil` on the feed's wall clock, `HH:MM` (what the table prints).
+        package var quietUntilLocal: String?
 
         private enum CodingKeys: String, CodingKey {
             case name
@@ -28,6 +32,8 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
             case postsThisMonth = "posts_this_month"
             case budgetSpentUntil = "budget_spent_until"
             case lastError = "last_error"
+            case quietUntil = "quiet_until"
+            case quietUntilLocal = "quiet_until_local"
         }
     }
 
@@ -74,6 +80,8 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
             let manifest = (try? feed.refresher.store.manifest()) ?? nil
             let state = feed.refresher.store.state()
             let due = feed.refresher.dueness(manifest: manifest, state: state, now: now)
+            let settings = feed.refresher.settings
+            let quiet = settings.quietHours?.end(ofQuietAt: now, in: settings.timeZone)
             return Feed(
                 name: feed.name,
                 lastRefresh: manifest?.generatedAt,
@@ -82,7 +90,9 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
                 postsToday: ledger.postsToday(at: now, feed: feed.name),
                 postsThisMonth: ledger.postsThisMonth(at: now, feed: feed.name),
                 budgetSpentUntil: state?.budgetSpentUntil.flatMap { $0 > now ? $0 : nil },
-                lastError: state?.lastError?.message
+                lastError: state?.lastError?.message,
+                quietUntil: quiet,
+                quietUntilLocal: quiet.map { QuietHours.clockTime($0, in: settings.timeZone) }
             )
         }
         let month = ledger.postsThisMonth(at: now)

@@ -164,6 +164,13 @@ public struct Refresher: Sendable {
     }
 
     func dueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
+        guard let quiet = settings.quietHours else { return plainDueness(manifest: manifest, state: state, now: now) }
+        return QuietHours.Night(quiet, zone: settings.timeZone)
+            .dueness(plainDueness(manifest: manifest, state: state, now: now), manifest: manifest, now: now)
+    }
+
+    /// Due-ness without the quiet hours.
+    private func plainDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
         if let retry = state?.retryAfter, now < retry { return Dueness(isDue: false, until: retry) }
         guard let manifest else { return Dueness(isDue: true) }
         // A setting that shapes the timeline changed (a timeline written before they were recorded: its query or
