@@ -73,7 +73,11 @@ let package = Package(
         // What every layer shares: the error with the contract's exit codes, the instant format, the version.
         .target(name: "KFeedBase", dependencies: ["CKFeedBuildInfo"]),
         // The build's commit for `kfeed --version`, from the manifest's git information (above).
-        .target(name: "CKFeedBuildInfo", cSettings: [.define("KFEED_COMMIT", to: "\"\(buildCommit)\"")]),
+        .target(
+            name: "CKFeedBuildInfo",
+            exclude: ["module.modulemap"],
+            cSettings: [.define("KFEED_COMMIT", to: "\"\(buildCommit)\"")]
+        ),
         // The image pipeline: decode, downscale, hash, dither, render, encode. Knows nothing of X, posts or
         // timelines (docs/architecture.md); the compiler keeps it so.
         .target(
