@@ -1,11 +1,18 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb format
+.PHONY: demo test deb package-test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb format
 
 demo:
 	bash scripts/demo.sh
 
 test:
 	bash scripts/test.sh
+
+# The Debian package (packaging/README.md): .build/deb/kfeed_VERSION_ARCH.deb.
+deb:
+	bash scripts/package.sh
+
+package-test:
+	bash scripts/package-test.sh
 
 bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb
 

@@ -1,6 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The commit `kfeed --version` names: git's, abbreviated, "-dirty" when the tree has changes (ignored files aside);
+/// nothing outside a git checkout (a tarball), which prints "commit unknown". SwiftPM reads it when it reads this
+/// manifest, which it caches: after a new commit in a working tree, `touch Package.swift` and build with
+/// `--manifest-cache none` to see it (scripts/package.sh does; a fresh clone needs neither).
+let buildCommit: String = {
+    guard let git = Context.gitInformation else { return "" }
+    return String(git.currentCommit.prefix(7)) + (git.hasUncommittedChanges ? "-dirty" : "")
+}()
+
 let package = Package(
     name: "kfeed",
     // Linux only (Debian 12 is what is built and tested): the C shims and the cache's file handling use Glibc.
@@ -62,7 +71,13 @@ let package = Package(
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
         // What every layer shares: the error with the contract's exit codes, the instant format, the version.
-        .target(name: "KFeedBase"),
+        .target(name: "KFeedBase", dependencies: ["CKFeedBuildInfo"]),
+        // The build's commit for `kfeed --version`, from the manifest's git information (above).
+        .target(
+            name: "CKFeedBuildInfo",
+            exclude: ["module.modulemap"],
+            cSettings: [.define("KFEED_COMMIT", to: "\"\(buildCommit)\"")]
+        ),
         // The image pipeline: decode, downscale, hash, dither, render, encode. Knows nothing of X, posts or
         // timelines (docs/architecture.md); the compiler keeps it so.
         .target(

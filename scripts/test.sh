@@ -9,3 +9,4 @@ swift format lint --recursive --strict --parallel Package.swift Sources Tests
 # Optimised debug build (testable, assertions on): the tests decode hundreds of images, ~30x slower unoptimised.
 swift build --build-tests -Xswiftc -O -Xswiftc -warnings-as-errors
 swift test --skip-build --parallel
+bash scripts/package-test.sh  # the Debian package: built, installed, run as its units run it, purged

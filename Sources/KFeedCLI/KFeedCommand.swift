@@ -9,7 +9,7 @@ package struct KFeedCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "kfeed",
         abstract: "Turn an X recent search into an hourly picture timeline for widgets and displays.",
-        version: KFeedVersion.version,
+        version: KFeedVersion.description,
         subcommands: [
             TimelineCommand.self, RefreshCommand.self, CurrentCommand.self, QueryCommand.self, PreviewCommand.self,
             ServeCommand.self, StatusCommand.self, FeedCommand.self, HideCommand.self, UnhideCommand.self,
