@@ -76,8 +76,10 @@ package struct FeedsRefresh: Sendable {
                 continue
             }
             let share = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } / waiting : Int.max
-            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { ids in
-                book.withLock { _ = $0.record(ids, by: feed.name, at: now) }
+            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { read in
+                book.withLock {
+                    _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
+                }
             }
             let result = try await Self.refresh(feed, within: postBudget, now: now, force: force)
             if case .failed(let error) = result, [.rateLimited, .usageCapped, .creditsDepleted].contains(error.code) {
