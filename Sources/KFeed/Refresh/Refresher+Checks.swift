@@ -20,8 +20,14 @@ extension Refresher {
 
     /// Asks X about the posts of `manifest` that need it at `run.now` (``PostChecks/needingLookup(in:at:)``), at
     /// most `limit` of them, and records the answer in `run.checks`.
-    /// - Parameter keepsUnverified: whether a post that could not be asked about stays until its confirmation is
-    ///   ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a post about to be shown again).
+    /// - Parameters:
+    ///   - manifest: the timeline whose posts are asked about.
+    ///   - run: the run (its checks, budget and instant).
+    ///   - client: the X client.
+    ///   - limit: the most posts the lookup may read (nil: no cap).
+    ///   - keepsUnverified: whether a post that could not be asked about stays until its confirmation is
+    ///     ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a post about to be shown again).
+    /// - Returns: the posts to take out, those kept unchecked, and the posts X returned.
     func verify(
         _ manifest: Manifest,
         run: inout Run,
