@@ -222,8 +222,8 @@ enum EconomyBench {
         print(
             "  "
                 + spent.enumerated().map { day, cost in
-                    "day \(day): \(cost.postsRead) posts, \(cost.requests) req, "
-                        + String(format: "$%.2f", Double(cost.postsRead) * budget.usdPerPost)
+                    "day \(day): \(cost.postsBilled) posts (\(cost.postsLookedUp) looked up), \(cost.requests) req, "
+                        + String(format: "$%.2f", budget.cost(posts: cost.postsBilled, users: cost.usersRead))
                 }.joined(separator: " | ")
         )
         let ledger = refresh.ledger()
