@@ -141,7 +141,7 @@ extension Refresher {
     /// ``PostChecks/expiryAge`` old (they could not be checked in time), committed when no new timeline could be
     /// made: what X's terms ask comes before the last good timeline.
     func commitWithdrawal(run: inout Run) throws {
-        guard let previous = run.previous else { return }
+        guard let previous = run.previous, run.checksPosts || !run.withdrawn.isEmpty else { return }
         let checks = run.checks
         let now = run.now
         // The last entry stays on screen until a timeline replaces it: taking one out can put an earlier one back.

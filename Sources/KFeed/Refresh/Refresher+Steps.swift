@@ -36,6 +36,8 @@ extension Refresher {
         /// Posts a lookup took out of the previous timeline: when no new timeline can be made, the previous one is
         /// committed without them.
         var withdrawn: Set<String> = []
+        /// Whether posts are checked on X at all (not with recorded answers).
+        var checksPosts = true
     }
 
     /// What the searches found.

@@ -249,6 +249,7 @@ public struct Refresher: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var run = gather(now: now)
         run.budget = budget
+        run.checksPosts = connection.checksPosts
         // Another run may have committed while this one was starting: decide again under the lock.
         if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now) {
             if !due.isDue { return .notDue(until: due.until) }
