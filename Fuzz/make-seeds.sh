@@ -9,7 +9,7 @@ OUT=Fuzz/corpus
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rm -rf "$OUT"
-mkdir -p "$OUT"/{progressive,jpeg-structure,exif,search-page,problem,dotenv,thumbnail,cache-files}
+mkdir -p "$OUT"/{progressive,jpeg-structure,exif,search-page,problem,dotenv,thumbnail,cache-files,tweets-lookup,usage-tweets}
 
 # Pictures: gradients and a disc, small (fuzzing speed) and at odd sizes (partial MCUs).
 python3 - "$TMP" <<'PY'
@@ -110,6 +110,14 @@ done
 { cat "$OUT/search-page/short-page1.json"; printf '\0'; cat "$OUT/search-page/short-page2.json"; } \
   > "$OUT/search-page/two-pages.bin"
 { cat "$OUT/search-page/kpop.json"; printf '\0'; cat "$OUT/search-page/kpop.json"; } > "$OUT/search-page/repeated-page.bin"
+for file in Fixtures/tweets-lookup.*.json; do
+  name=${file#Fixtures/tweets-lookup.}
+  cp "$file" "$OUT/tweets-lookup/${name%.json}"
+done
+for file in Fixtures/usage-tweets.*.json; do
+  name=${file#Fixtures/usage-tweets.}
+  cp "$file" "$OUT/usage-tweets/${name%.json}"
+done
 
 # Problem bodies, alone (classified under every status) and with a status and headers after a NUL.
 for file in Fixtures/recent-search.{400,401,403-client-not-enrolled,429-rate-limit,429-usage-cap,503}.json; do

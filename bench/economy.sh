@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What refreshes cost X's bill: `kfeed refresh` from a simulated cron every 15 minutes for HOURS (default 48)
 # against a simulated X, in process (kfeed-bench economy; Sources/kfeed-bench/EconomyBench.swift). Prints search
-# requests and distinct posts read per UTC day for a busy topic, a quiet one, the busy one without memory, a
+# requests and distinct posts read per UTC day, the post lookups (deleted-post checks) and the posts they read, and
+# the day's bill (posts once a UTC day, searches and lookups together, and the expanded authors as users, at
+# [budget]'s default prices) for a busy topic, a quiet one, the busy one without memory, a
 # failing API and more, then a week of three feeds under one budget of 60 posts a day (kfeed.toml's [budget]);
 # exits 1 when a goal is missed.
 set -euo pipefail

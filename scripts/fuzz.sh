@@ -3,7 +3,8 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60); the targets run at the same time, one process each
-#   TARGET   progressive, jpeg-structure, exif, search-page, problem, dotenv, thumbnail, cache-files, feeds-file
+#   TARGET   progressive, jpeg-structure, exif, search-page, problem, dotenv, thumbnail, cache-files, feeds-file,
+#            tweets-lookup, usage-tweets
 #            (default: all)
 # Environment: KFEED_FUZZ_JOBS  how many targets run at once (default: all of them)
 #              KFEED_FUZZ_NICE  niceness of the fuzzers (default 19)
@@ -20,7 +21,7 @@ ROOT=$PWD
 
 SECONDS_EACH=${1:-60}
 shift || true
-ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files feeds-file)
+ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files feeds-file tweets-lookup usage-tweets)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for target in "${TARGETS[@]}"; do
@@ -74,7 +75,7 @@ dictionary() {
   case $1 in
     progressive | jpeg-structure | thumbnail) echo Fuzz/dict/jpeg.dict ;;
     exif) echo Fuzz/dict/exif.dict ;;
-    search-page | cache-files) echo Fuzz/dict/json.dict ;;
+    search-page | cache-files | tweets-lookup | usage-tweets) echo Fuzz/dict/json.dict ;;
     problem) echo Fuzz/dict/problem.dict ;;
     dotenv) echo Fuzz/dict/dotenv.dict ;;
     feeds-file) echo Fuzz/dict/toml.dict ;;

@@ -102,13 +102,16 @@ struct Feeds {
                 token = try TokenSource.token(tokenFile: tokenFile, environment: environment) { Console.warning($0) }
                 transport = try CurlTransport()
             }
-            return Refresher.Connection(
+            var connection = Refresher.Connection(
                 transport: transport,
                 token: token,
                 baseURL: apiBase,
                 pageBudget: pages,
                 logger: logger
             )
+            // Recorded answers cannot say whether a post was deleted since.
+            connection.checksPosts = replay == nil
+            return connection
         }
     }
 

@@ -2,9 +2,12 @@ import ArgumentParser
 import Foundation
 import KFeed
 import KFeedBase
+import KFeedHTTP
 
 /// `kfeed status`: per feed of the feeds file, the last refresh, the next due, the posts read today and this month;
-/// the budget left and the month's projected cost. Reads the cache alone: no token, no request.
+/// the budget left and the month's cost (posts and users); and, when a token is there, X's own count of the posts
+/// read (`GET /2/usage/tweets`) beside the ledger's, a difference flagged. Without a token, with `--replay`, or when
+/// X does not answer, one line says so and the command still exits 0.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -12,7 +15,9 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             Without a feeds file, the one feed of the flags and environment, named default (its ledger, \
             DIR/ledger.json, counts what X billed since this version). A feed is due when its settings differ from \
-            its timeline's: give status the flags the refresh is given.
+            its timeline's: give status the flags the refresh is given. With a token (X_BEARER_TOKEN or \
+            --token-file), X's count of the posts read (GET /2/usage/tweets, one request, not billed as a read) is \
+            printed beside the ledger's.
             """
     )
 
@@ -22,6 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var search: SearchOptions
     @OptionGroup var timeline: TimelineOptions
     @OptionGroup var clock: ClockOption
+    @OptionGroup var source: SourceOptions
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -31,14 +37,45 @@ struct StatusCommand: AsyncParsableCommand {
             selection: selection,
             cache: cache,
             clock: clock,
+            source: source,
             search: search,
             timeline: timeline
         ).feeds()
-        let status = FeedsStatus(of: feeds.refresh(named: selection.names), at: feeds.now)
+        let refresh = feeds.refresh(named: selection.names)
+        var status = FeedsStatus(of: refresh, at: feeds.now)
+        let (report, note) = await Self.usage(feeds)
+        status.reconcile(with: report, ledger: refresh.ledger(), note: note)
         if json {
             FileHandle.standardOutput.write(try status.jsonData() + Data("\n".utf8))
         } else {
             print(Self.table(status), terminator: "")
+        }
+    }
+
+    /// X's count of the project's posts read this month (and the days before, up to 31), or why there is none.
+    static func usage(_ feeds: Feeds) async -> (UsageReport?, String?) {
+        guard feeds.replay == nil else { return (nil, "not asked: --replay stands for X") }
+        guard
+            let token = try? TokenSource.token(
+                tokenFile: feeds.tokenFile,
+                environment: feeds.environment,
+                warn: { _ in }
+            )
+        else { return (nil, "not asked: no token (X_BEARER_TOKEN or --token-file)") }
+        do {
+            let configuration = XClient.Configuration(
+                baseURL: feeds.apiBase,
+                bearerToken: token,
+                maxTries: 1,
+                requestTimeout: .seconds(15)
+            )
+            let client = XClient(configuration: configuration, transport: try CurlTransport(), logger: feeds.logger)
+            let day = Ledger.utc.component(.day, from: feeds.now)
+            return (try await client.usage(days: day), nil)
+        } catch let error as KFeedError {
+            return (nil, "X did not answer (\(error.message))")
+        } catch {
+            return (nil, "X did not answer (\(error))")
         }
     }
 
@@ -70,9 +107,24 @@ struct StatusCommand: AsyncParsableCommand {
         text += "\nbudget: \(caps.isEmpty ? "none" : caps.joined(separator: ", "))"
         if let left = budget.postsLeftToday { text += "; \(left) posts left today" }
         text +=
-            "\nread: \(budget.postsToday) posts today, \(budget.postsThisMonth) this month (\(money(budget.monthCostUSD)) "
-        text +=
-            "at \(String(format: "$%.4g", budget.usdPerPost)) a post; projected \(money(budget.projectedMonthCostUSD)) for the month)\n"
+            "\nread: \(budget.postsToday) posts today (\(budget.lookupsToday) looked up), \(budget.usersToday) users; "
+            + "this month \(budget.postsThisMonth) posts (\(budget.lookupsThisMonth) looked up), "
+            + "\(budget.usersThisMonth) users: \(money(budget.monthCostUSD)) at "
+            + "\(String(format: "$%.4g", budget.usdPerPost)) a post and \(String(format: "$%.4g", budget.usdPerUser)) a user; "
+            + "projected \(money(budget.projectedMonthCostUSD)) for the month\n"
+        if let count = status.xCount {
+            if let today = count.postsToday, let month = count.postsThisMonth {
+                text +=
+                    "X's count: \(today) posts today, \(month) this month; the ledger's: \(count.ledgerToday) today, "
+                    + "\(count.ledgerThisMonth) this month"
+                text +=
+                    count.differs
+                    ? " — DIFFERS on \(count.differingDays.joined(separator: ", ")) (\(count.note ?? ""))\n"
+                    : " — matches\n"
+            } else {
+                text += "X's count: \(count.note ?? "not asked")\n"
+            }
+        }
         if let paused = budget.pausedUntil {
             text += "X asked to wait: no feed asks before \(InstantFormat.string(from: paused))\n"
         }

@@ -368,16 +368,17 @@ extension FeedsFile.Reader {
         }
     }
 
-    /// `[budget]`: `posts_per_day`, `usd_per_month`, `usd_per_post`.
+    /// `[budget]`: `posts_per_day`, `usd_per_month`, `usd_per_post`, `usd_per_user`.
     func budget(_ value: (any TOMLValueConvertible)?) throws -> Budget {
         guard let value else { return Budget() }
         guard let table = value.table else { throw error(at: ["budget"], "must be a table: [budget]") }
-        try allow(["posts_per_day", "usd_per_month", "usd_per_post"], in: table, at: ["budget"])
+        try allow(["posts_per_day", "usd_per_month", "usd_per_post", "usd_per_user"], in: table, at: ["budget"])
         let posts = try int(table["posts_per_day"], at: ["budget", "posts_per_day"], in: 0...1_000_000)
         let month = try money(table["usd_per_month"], at: ["budget", "usd_per_month"])
         let price = try money(table["usd_per_post"], at: ["budget", "usd_per_post"]) ?? Budget.defaultPrice
         guard price > 0 else { throw error(at: ["budget", "usd_per_post"], "must be more than 0") }
-        return Budget(postsPerDay: posts, usdPerMonth: month, usdPerPost: price)
+        let userPrice = try money(table["usd_per_user"], at: ["budget", "usd_per_user"]) ?? Budget.defaultUserPrice
+        return Budget(postsPerDay: posts, usdPerMonth: month, usdPerPost: price, usdPerUser: userPrice)
     }
 
     /// An amount of US dollars: a number ≥ 0, whole or not.

@@ -37,6 +37,10 @@ public enum FuzzTargets {
         case cacheFiles = "cache-files"
         /// The feeds file (`kfeed.toml`): `FeedsFile.parse`, TOML and every check of its values.
         case feedsFile = "feeds-file"
+        /// A post lookup's answer (`PostLookup.decode`), merged and recorded in the post checks as a refresh does.
+        case lookup = "tweets-lookup"
+        /// X's usage report (`UsageReport.decode`), set beside a ledger as `kfeed status` does.
+        case usage = "usage-tweets"
 
         /// The entry point of this target.
         public var run: @Sendable (Data) -> Void {
@@ -50,6 +54,8 @@ public enum FuzzTargets {
             case .thumbnail: FuzzTargets.thumbnail
             case .cacheFiles: FuzzTargets.cacheFiles
             case .feedsFile: FuzzTargets.feedsFile
+            case .lookup: FuzzTargets.lookup
+            case .usage: FuzzTargets.usage
             }
         }
     }
@@ -157,6 +163,34 @@ public enum FuzzTargets {
         }
         for item in items { _ = item.url }
         _ = results.partialErrors.map(\.detail)
+    }
+
+    /// A post lookup's answer for three ids (the kpop fixture's), then for the ids the body itself names: decoded,
+    /// merged and recorded in post checks, which are written as JSON and read back.
+    public static func lookup(_ data: Data) {
+        let now = Date(timeIntervalSince1970: 1_795_338_000)
+        let asked = ["1859170000000100101", "1859170000000100102", "1859170000000100103"]
+        var checks = PostChecks()
+        guard var answer = try? PostLookup.decode(data, asked: asked) else { return }
+        if let again = try? PostLookup.decode(data, asked: answer.postsRead + asked) { answer.merge(again) }
+        checks.record(answer, at: now)
+        if let json = try? InstantFormat.jsonEncoder().encode(checks) {
+            _ = try? InstantFormat.jsonDecoder().decode(PostChecks.self, from: json)
+        }
+    }
+
+    /// X's usage report, set beside a ledger of the same month as `kfeed status` does.
+    public static func usage(_ data: Data) {
+        let now = Date(timeIntervalSince1970: 1_795_338_000)
+        guard let report = try? UsageReport.decode(data) else { return }
+        var ledger = Ledger()
+        ledger.record(["1", "2"], users: ["3"], at: now)
+        var status = FeedsStatus(
+            of: FeedsRefresh(root: URL(fileURLWithPath: "/nonexistent-kfeed-fuzz"), feeds: [], budget: Budget()),
+            at: now
+        )
+        status.reconcile(with: report, ledger: ledger)
+        _ = try? status.jsonData()
     }
 
     /// An error response: the body is the input up to the first NUL byte. Without a NUL, the body is classified

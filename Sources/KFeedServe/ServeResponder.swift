@@ -359,7 +359,8 @@ struct ServeResponder: Sendable {
         moment: Moment,
         feed: ServedFeed
     ) -> ServeAnswer {
-        guard let file = snapshot.file(relative) ?? feed.renders.file(relative) else {
+        guard let file = snapshot.file(relative) ?? (snapshot.isWithdrawn(relative) ? nil : feed.renders.file(relative))
+        else {
             return .error(.notFound, "no such file")
         }
         var answer = ServeAnswer.file(file)
@@ -435,7 +436,8 @@ struct ServeResponder: Sendable {
             )
         }
         guard let generation = moment.generation,
-            let made = await feed.renders.render(entry, profile: profile, in: generation)
+            let made = await feed.renders.render(entry, profile: profile, in: generation),
+            !snapshot.isWithdrawn(made.path)
         else {
             return .unavailable("the \(name) render cannot be made now; try again shortly")
         }

@@ -25,10 +25,19 @@ final class ServedCache: @unchecked Sendable {
         var current: Generation?
         /// The one before it.
         var previous: Generation?
+        /// Media keys the previous generation showed whose files the refresh removed (a post gone from X): nothing
+        /// of theirs is served any more, renders made on demand included.
+        var withdrawn: Set<String> = []
 
         /// A file named by the current generation, else by the previous one.
         func file(_ path: String) -> ServedFile? {
             current?.files[path] ?? previous?.files[path]
+        }
+
+        /// Whether `path` (`renders/<key>-…`) belongs to a withdrawn media key.
+        func isWithdrawn(_ path: String) -> Bool {
+            !withdrawn.isEmpty
+                && withdrawn.contains { path.hasPrefix("renders/\($0)-") || path.hasPrefix("images/\($0)-") }
         }
     }
 
@@ -72,7 +81,7 @@ final class ServedCache: @unchecked Sendable {
             let generation = try load()
             return lock.withLock {
                 if generation.identity != snapshot.current?.identity {
-                    snapshot = Snapshot(current: generation, previous: snapshot.current)
+                    snapshot = withoutRemovedFiles(Snapshot(current: generation, previous: snapshot.current))
                 }
                 loadError = nil
                 return snapshot
@@ -88,6 +97,27 @@ final class ServedCache: @unchecked Sendable {
                 return snapshot
             }
         }
+    }
+
+    /// `snapshot` with the previous generation's files that are no longer in the cache directory left out: a
+    /// refresh removes the files of a post gone from X before it commits the timeline without it, and the server
+    /// stops answering for them as soon as it loads that timeline.
+    private func withoutRemovedFiles(_ snapshot: Snapshot) -> Snapshot {
+        guard var previous = snapshot.previous, let current = snapshot.current else { return snapshot }
+        var result = snapshot
+        let removed = previous.files.keys.filter { path in
+            current.files[path] == nil && !FileManager.default.fileExists(atPath: store.absolutePath(path))
+        }
+        guard !removed.isEmpty else { return snapshot }
+        for path in removed { previous.files[path] = nil }
+        let shown = Set(current.manifest.entries.map(\.media.key))
+        result.withdrawn = Set(
+            previous.manifest.entries.filter { entry in
+                !shown.contains(entry.media.key) && entry.image.map(removed.contains) == true
+            }.map(\.media.key)
+        )
+        result.previous = previous
+        return result
     }
 
     /// Why the last load failed, if it did.

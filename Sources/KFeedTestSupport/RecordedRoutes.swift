@@ -38,6 +38,7 @@ package struct RecordedRoutes: Sendable {
     package var handlerServingImages: @Sendable (LoopbackServer.Request) -> LoopbackServer.Response {
         { [self] request in
             let host = request[header: "Host"] ?? "127.0.0.1"
+            if request.path == PostLookupRequest.path { return LoopbackServer.everyPostPresent(request) }
             guard request.path != RecentSearchRequest.path else {
                 var response = response(for: request)
                 response.body = Data(

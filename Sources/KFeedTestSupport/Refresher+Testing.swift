@@ -13,6 +13,7 @@ extension Refresher {
     ///   - pageBudget: pages one search may read at most.
     ///   - deadline: the longest the whole refresh may take.
     ///   - clock: what the deadline is measured on.
+    ///   - checksPosts: whether the posts shown are looked up on X (deleted within a day).
     /// - Returns: the refresher.
     package static func testing(
         in directory: URL,
@@ -21,7 +22,8 @@ extension Refresher {
         maxTries: Int = 1,
         pageBudget: Int = 3,
         deadline: Duration = .seconds(300),
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(),
+        checksPosts: Bool = true
     ) -> Refresher {
         Refresher(store: CacheStore(directory: directory), settings: settings, deadline: deadline, clock: clock) {
             Refresher.Connection(
@@ -30,7 +32,8 @@ extension Refresher {
                     transport: transport,
                     sleep: { _ in }
                 ),
-                images: ImageFetcher(transport: transport)
+                images: ImageFetcher(transport: transport),
+                checksPosts: checksPosts
             )
         }
     }

@@ -17,8 +17,16 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     package struct Day: Sendable, Equatable {
         /// Search requests.
         package var requests = 0
-        /// Distinct posts returned (what X bills).
+        /// Distinct posts searches returned.
         package var postsRead = 0
+        /// Post lookup requests (the deleted-post checks).
+        package var lookups = 0
+        /// Distinct posts lookups returned.
+        package var postsLookedUp = 0
+        /// Distinct posts returned by searches and lookups together (what X bills: a post once a UTC day).
+        package var postsBilled = 0
+        /// Distinct users searches returned (the expanded authors).
+        package var usersRead = 0
     }
 
     /// The first instant the simulation runs at.
@@ -43,6 +51,11 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     private var searches: [[String: String]] = []
     private var returned: [Int] = []
     private var served: [String] = []
+    private var lookupsByDay: [Int: Int] = [:]
+    private var lookedUpByDay: [Int: Set<Int>] = [:]
+    private var usersByDay: [Int: Set<Int>] = [:]
+    private var deletedPosts: Set<Int> = []
+    private var lookupIDs: [[String]] = []
 
     private static let firstID = 1_859_170_000_000_000_000
     private static let window: TimeInterval = 7 * 86_400
@@ -98,6 +111,15 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
         set { lock.withLock { failing = newValue } }
     }
 
+    /// Post numbers deleted on X: searches no longer return them, lookups answer "Not Found".
+    package var deleted: Set<Int> {
+        get { lock.withLock { deletedPosts } }
+        set { lock.withLock { deletedPosts = newValue } }
+    }
+
+    /// The ids of every post lookup received, in order.
+    package var lookupRequests: [[String]] { lock.withLock { lookupIDs } }
+
     /// The query parameters of every search received, in order.
     package var searchParameters: [[String: String]] { lock.withLock { searches } }
 
@@ -110,8 +132,17 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     /// The cost of each UTC day that saw a request, oldest first (day 0 is `start`'s).
     package var days: [Day] {
         lock.withLock {
-            let last = max(requestsByDay.keys.max() ?? 0, readByDay.keys.max() ?? 0)
-            return (0...last).map { Day(requests: requestsByDay[$0] ?? 0, postsRead: readByDay[$0]?.count ?? 0) }
+            let last = max(requestsByDay.keys.max() ?? 0, readByDay.keys.max() ?? 0, lookupsByDay.keys.max() ?? 0)
+            return (0...last).map { day in
+                Day(
+                    requests: requestsByDay[day] ?? 0,
+                    postsRead: readByDay[day]?.count ?? 0,
+                    lookups: lookupsByDay[day] ?? 0,
+                    postsLookedUp: lookedUpByDay[day]?.count ?? 0,
+                    postsBilled: (readByDay[day] ?? []).union(lookedUpByDay[day] ?? []).count,
+                    usersRead: usersByDay[day]?.count ?? 0
+                )
+            }
         }
     }
 
@@ -133,8 +164,15 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
     }
 
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try respond(request)
+    }
+
+    /// Answers `request` at once (the loopback server's handler calls it on its own thread).
+    package func respond(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.url.path
         if path == RecentSearchRequest.path { return try search(request) }
+        if path == PostLookupRequest.path { return try lookUp(request) }
+        if path == UsageReport.path { return try usage(request) }
         if path.hasPrefix("/media/SIM"), let n = Int(path.dropFirst("/media/SIM".count).prefix { $0.isNumber }) {
             lock.withLock { served.append(path) }
             // A repost shows the photo before it, encoded again at another size.
@@ -192,12 +230,16 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
         var lower = max(0, newest(at: now.addingTimeInterval(-Self.window)) + 1)
         if let since = number(parameters["since_id"]) { lower = max(lower, since + 1) }
         let (silent, empty) = lock.withLock { (self.silent, self.empty) }
-        let exists = { (n: Int) in !(silent?.contains(self.created(n)) ?? false) && !(empty?.contains(now) ?? false) }
+        let deleted = lock.withLock { deletedPosts }
+        let exists = { (n: Int) in
+            !(silent?.contains(self.created(n)) ?? false) && !(empty?.contains(now) ?? false) && !deleted.contains(n)
+        }
         let numbers =
             upper >= lower
             ? Array(stride(from: upper, through: lower, by: -1).lazy.filter(exists).prefix(maxResults)) : []
         lock.withLock {
             readByDay[day(of: now), default: []].formUnion(numbers.map { $0 * 1000 + topic })
+            usersByDay[day(of: now), default: []].formUnion(numbers.map(author))
             returned += numbers
         }
         var meta: [String: Any] = ["result_count": numbers.count]
@@ -214,6 +256,79 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
                 "users": Set(numbers.map(author)).sorted().map(user),
             ]
         }
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return HTTPResponse(
+            status: 200,
+            headers: [HTTPHeader("content-type", "application/json")],
+            body: body,
+            url: request.url
+        )
+    }
+
+    /// `GET /2/tweets?ids=…`: every id of the simulation that was created and not deleted is in `data` (id and
+    /// text, X's defaults), the others are "Not Found" in `errors`.
+    private func lookUp(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters = ReplayTransport.parameters(of: request.url)
+        let ids = (parameters["ids"] ?? "").split(separator: ",").map(String.init)
+        let (now, failing, deleted) = lock.withLock {
+            lookupIDs.append(ids)
+            lookupsByDay[day(of: clock), default: 0] += 1
+            return (clock, self.failing, deletedPosts)
+        }
+        if failing {
+            let body = Data(#"{"title":"Service Unavailable","detail":"Service Unavailable","status":503}"#.utf8)
+            return HTTPResponse(status: 503, body: body, url: request.url)
+        }
+        var data: [[String: Any]] = []
+        var errors: [[String: Any]] = []
+        var found: [Int] = []
+        for id in ids {
+            if let n = Self.post(ofID: id), n >= 0, n <= newest(at: now), !deleted.contains(n),
+                String(Self.firstID + n * 1000 + (Int(id) ?? 0) % 1000) == id
+            {
+                data.append(["id": id, "text": "post \(n)", "edit_history_tweet_ids": [id]])
+                found.append(n * 1000 + (Int(id) ?? 0) % 1000)
+            } else {
+                errors.append([
+                    "value": id, "resource_id": id, "resource_type": "tweet", "parameter": "ids",
+                    "title": "Not Found Error", "detail": "Could not find tweet with ids: [\(id)].",
+                    "type": "https://api.twitter.com/2/problems/resource-not-found",
+                ])
+            }
+        }
+        lock.withLock { lookedUpByDay[day(of: now), default: []].formUnion(found) }
+        var object: [String: Any] = [:]
+        if !data.isEmpty { object["data"] = data }
+        if !errors.isEmpty { object["errors"] = errors }
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return HTTPResponse(
+            status: 200,
+            headers: [HTTPHeader("content-type", "application/json")],
+            body: body,
+            url: request.url
+        )
+    }
+
+    /// `GET /2/usage/tweets`: the posts billed per UTC day so far (searches and lookups), as X's counts (strings).
+    private func usage(_ request: HTTPRequest) throws -> HTTPResponse {
+        let days = self.days
+        let midnight = (start.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        let usage = days.enumerated().map { index, day in
+            [
+                "date": String(
+                    InstantFormat.string(from: Date(timeIntervalSince1970: midnight + Double(index) * 86_400))
+                        .prefix(10)
+                ) + "T00:00:00.000Z",
+                "usage": String(day.postsBilled),
+            ]
+        }
+        let object: [String: Any] = [
+            "data": [
+                "cap_reset_day": 1, "project_cap": "3000000", "project_id": "1790000000000000000",
+                "project_usage": String(days.map(\.postsBilled).reduce(0, +)),
+                "daily_project_usage": ["project_id": "1790000000000000000", "usage": usage],
+            ]
+        ]
         let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return HTTPResponse(
             status: 200,

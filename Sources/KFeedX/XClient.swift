@@ -112,7 +112,8 @@ package struct XClient: Sendable {
     ///   - untilID: only posts older than this id.
     ///   - postLimit: the most posts the search may read across its pages (X bills each post read; nil: no limit).
     ///     Pages are sized within it, and none is asked for when less than a page's minimum (10) is left.
-    ///   - read: called with each page's post ids as soon as the page is in, before anything can fail (what X bills).
+    ///   - read: called with each page's post ids and its expanded authors' user ids as soon as the page is in, before
+    ///     anything can fail (what X bills; whether X bills expanded users is not documented: kfeed counts them).
     ///   - stillWanted: after each page, how many more usable posts the caller wants given everything so far
     ///     (0 stops; it sizes the next page).
     /// - Returns: the merged pages and the last response's rate-limit figures and API version.
@@ -125,7 +126,7 @@ package struct XClient: Sendable {
         sinceID: String? = nil,
         untilID: String? = nil,
         postLimit: Int? = nil,
-        read: ([String]) -> Void = { _ in },
+        read: ([String], [String]) -> Void = { _, _ in },
         stillWanted: (SearchResults) -> Int
     ) async throws -> Outcome {
         var outcome = Outcome(results: SearchResults())
@@ -138,7 +139,7 @@ package struct XClient: Sendable {
             outcome.rateLimit = RateLimit(headers: response) ?? outcome.rateLimit
             outcome.apiVersion = response[header: "api-version"].map { Sanitized.excerpt($0, limit: 40) }
             let page = try SearchPage.decode(response.body)
-            read(page.data.map(\.id))
+            read(page.data.map(\.id), page.includes.users.map(\.id))
             outcome.postsRead += page.data.count + page.undecodableElements
             var pageResults = SearchResults()
             pageResults.append(page)
@@ -166,9 +167,47 @@ package struct XClient: Sendable {
         }
     }
 
+    /// Asks X whether `ids` still exist and may be shown (`GET /2/tweets`, at most 100 ids a request), reading at
+    /// most `postLimit` posts (X bills each post returned).
+    /// - Parameters:
+    ///   - ids: the post ids, each asked once.
+    ///   - postLimit: the most ids asked in all (nil: all); the ids beyond it are not asked and not in the answer.
+    ///   - read: called with each answer's returned post ids as soon as it is in (what X bills).
+    /// - Returns: the merged answers.
+    /// - Throws: `KFeedError` classified as for a search.
+    package func lookUp(
+        _ ids: [String],
+        postLimit: Int? = nil,
+        read: ([String]) -> Void = { _ in }
+    ) async throws -> PostLookup {
+        var seen: Set<String> = []
+        let asked = Array(ids.filter { seen.insert($0).inserted }.prefix(max(0, postLimit ?? Int.max)))
+        var answer = PostLookup()
+        var start = 0
+        while start < asked.count {
+            let chunk = Array(asked[start..<min(asked.count, start + PostLookupRequest.maxIDs)])
+            start += chunk.count
+            let response = try await get(PostLookupRequest(ids: chunk).url(baseURL: configuration.baseURL))
+            let part = try PostLookup.decode(response.body, asked: chunk)
+            read(part.postsRead)
+            answer.merge(part)
+        }
+        return answer
+    }
+
+    /// X's own count of the project's posts read (`GET /2/usage/tweets`) for the last `days` days.
+    /// - Throws: `KFeedError` classified as for a search.
+    package func usage(days: Int) async throws -> UsageReport {
+        try UsageReport.decode(try await get(UsageReport.url(baseURL: configuration.baseURL, days: days)).body)
+    }
+
     /// Fetches one page, retrying 5xx and network errors; returns only a 2xx response.
     func page(_ request: RecentSearchRequest) async throws -> HTTPResponse {
-        let url = request.url(baseURL: configuration.baseURL)
+        try await get(request.url(baseURL: configuration.baseURL))
+    }
+
+    /// GETs `url` from the API, retrying 5xx and network errors; returns only a 2xx response.
+    func get(_ url: URL) async throws -> HTTPResponse {
         var headers = [HTTPHeader("Accept", "application/json")]
         if let token = configuration.bearerToken { headers.append(token.authorization) }
         let httpRequest = HTTPRequest(

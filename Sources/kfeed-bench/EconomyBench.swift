@@ -167,11 +167,15 @@ enum EconomyBench {
             now.addTimeInterval(900)
         }
         let days = x.days
-        let perDay = days.enumerated().map {
-            "day \($0.offset): \($0.element.requests) req, \($0.element.postsRead) posts"
+        let prices = Budget()
+        let perDay = days.enumerated().map { day, cost in
+            "day \(day): \(cost.requests) req, \(cost.postsRead) posts; \(cost.lookups) lookups of "
+                + "\(cost.postsLookedUp) posts; billed \(cost.postsBilled) posts + \(cost.usersRead) users = "
+                + String(format: "$%.3f", prices.cost(posts: cost.postsBilled, users: cost.usersRead))
+                + String(format: " (posts only $%.3f)", prices.cost(posts: cost.postsBilled, users: 0))
         }
         print("\(scenario.name) (\(scenario.postsPerDay) new posts/day)")
-        print("  " + perDay.joined(separator: " | "))
+        for line in perDay { print("  " + line) }
         print(
             "  refreshes \(refreshes), failed runs \(failures), not due \(notDue) (requests when not due: "
                 + "\(notDueRequests)), entries shown \(entries), repeats marked \(marked), unmarked \(unmarked), "
@@ -218,8 +222,8 @@ enum EconomyBench {
         print(
             "  "
                 + spent.enumerated().map { day, cost in
-                    "day \(day): \(cost.postsRead) posts, \(cost.requests) req, "
-                        + String(format: "$%.2f", Double(cost.postsRead) * budget.usdPerPost)
+                    "day \(day): \(cost.postsBilled) posts (\(cost.postsLookedUp) looked up), \(cost.requests) req, "
+                        + String(format: "$%.2f", budget.cost(posts: cost.postsBilled, users: cost.usersRead))
                 }.joined(separator: " | ")
         )
         let ledger = refresh.ledger()
@@ -229,8 +233,8 @@ enum EconomyBench {
                 + "without an entry for the hour: \(feeds.map { "\($0.name) \(uncovered[$0.name] ?? 0)" }.joined(separator: ", "))"
         )
         var missed: [String] = []
-        for (day, cost) in spent.enumerated() where cost.postsRead > postsPerDay {
-            missed.append("three feeds: \(cost.postsRead) posts on day \(day), over \(postsPerDay)")
+        for (day, cost) in spent.enumerated() where cost.postsBilled > postsPerDay {
+            missed.append("three feeds: \(cost.postsBilled) posts on day \(day), over \(postsPerDay)")
         }
         if uncovered.values.contains(where: { $0 > 0 }) { missed.append("three feeds: a screen without a picture") }
         if failures > 0 { missed.append("three feeds: \(failures) failed runs") }

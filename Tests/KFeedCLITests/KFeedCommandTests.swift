@@ -72,7 +72,6 @@ struct KFeedCommandTests {
         (["query", "--profile", "trmnl"], "kfeed query does not take --profile; ", ["timeline", "refresh", "serve"]),
         (["current", "--pages", "7"], "kfeed current does not take --pages; ", ["timeline", "refresh", "serve"]),
         (["preview", "--entries", "12"], "kfeed preview does not take --entries; ", ["query", "refresh"]),
-        (["status", "--token-file", "/x"], "kfeed status does not take --token-file; ", ["refresh", "serve"]),
         (["query", "--now", "2026-11-22T09:00:00Z"], "kfeed query does not take --now; ", ["current", "status"]),
         (["current", "-v"], "kfeed current does not take -v; ", ["refresh", "timeline"]),
     ])

@@ -137,6 +137,11 @@ struct RefreshVarietyTests {
         try FileManager.default.removeItem(at: cache.appendingPathComponent("candidates.json"))
         let shown = try Self.manifest(cache)
         #expect(shown.entries.count == 24)
+        // The cron run at 20 h looks up the posts still to be shown (all there): they may be shown 20 h more.
+        try await LoopbackServer.withServer(try RecordedRoutes(scenario: "sample").handlerServingImages) { server in
+            let lookup = try await Self.refresh(server, cache: cache, now: Self.at(72_000))
+            #expect(lookup.status == 0, "\(lookup.stderr)")
+        }
         let due = 86_400.0
         try await LoopbackServer.withServer(try RecordedRoutes(scenario: "empty").handler) { server in
             let run = try await Self.refresh(server, cache: cache, now: Self.at(due))

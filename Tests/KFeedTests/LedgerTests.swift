@@ -44,16 +44,37 @@ struct LedgerTests {
     }
 
     @Test func theMonthlyCapIsSpreadOverTheDaysLeft() {
-        // $9 a month at $0.005 a post is 1,800 posts; on 22 November, 9 days are left (22…30).
+        // $9 a month at $0.005 a post (users free) is 1,800 posts; on 22 November, 9 days are left (22…30).
+        let postsOnly = Budget(usdPerMonth: 9, usdPerUser: 0)
         var ledger = Ledger()
-        #expect(Budget(usdPerMonth: 9).postsLeft(in: ledger, at: Self.t0) == 200)
+        #expect(postsOnly.postsLeft(in: ledger, at: Self.t0) == 200)
         // 900 posts read earlier in the month leave 900 for 9 days; 50 read today leave 50.
         ledger.days["2026-11-05"] = 900
         ledger.record((0..<50).map(String.init), at: Self.t0)
-        #expect(Budget(usdPerMonth: 9).postsLeft(in: ledger, at: Self.t0) == 50)
+        #expect(postsOnly.postsLeft(in: ledger, at: Self.t0) == 50)
         // The stricter of the two caps holds.
-        #expect(Budget(postsPerDay: 60, usdPerMonth: 9).postsLeft(in: ledger, at: Self.t0) == 10)
-        #expect(Budget(usdPerMonth: 9).projectedMonthCost(ledger, at: Self.t0) > 6.3)
+        #expect(Budget(postsPerDay: 60, usdPerMonth: 9, usdPerUser: 0).postsLeft(in: ledger, at: Self.t0) == 10)
+        #expect(postsOnly.projectedMonthCost(ledger, at: Self.t0) > 6.3)
+    }
+
+    @Test func usersAreBilledBesidePostsOncePerDayAndTheCapCountsBoth() {
+        var ledger = Ledger()
+        #expect(ledger.record(["1", "2"], users: ["u1", "u2"], by: "kpop", at: Self.t0) == 2)
+        ledger.record(["2", "3"], users: ["u2", "u3"], by: "pets", at: Self.t0)
+        ledger.record(["1"], lookup: true, by: "kpop", at: Self.t0)
+        ledger.record(["9"], lookup: true, by: "kpop", at: Self.t0)
+        #expect(ledger.postsToday(at: Self.t0) == 4)
+        #expect(ledger.usersToday(at: Self.t0) == 3)
+        #expect(ledger.usersToday(at: Self.t0, feed: "pets") == 1)
+        // A lookup of a post read earlier that day is not billed again; a new one is.
+        #expect(ledger.lookups(at: Self.t0) == (1, 1))
+        let budget = Budget()
+        #expect(budget.cost(posts: 4, users: 3) == 4 * 0.005 + 3 * 0.010)
+        #expect(abs(budget.monthCost(ledger, at: Self.t0) - 0.05) < 1e-9)
+        // $9 a month, nothing spent: $1 a day for the 9 days left, each post at worst with its author ($0.015).
+        #expect(Budget(usdPerMonth: 9).postsLeft(in: Ledger(), at: Self.t0) == 66)
+        // Today's $0.05 comes off today's dollar.
+        #expect(Budget(usdPerMonth: 9).postsLeft(in: ledger, at: Self.t0) == 63)
     }
 
     @Test func theBudgetRenewsAtTheNextUTCMidnight() {
@@ -64,7 +85,7 @@ struct LedgerTests {
 
     @Test func theLedgerRoundTripsThroughItsJSON() throws {
         var ledger = Ledger()
-        ledger.record(["7", "8"], by: "kpop", at: Self.t0)
+        ledger.record(["7", "8"], users: ["u7"], lookup: true, by: "kpop", at: Self.t0)
         ledger.pausedUntil = Self.t0.addingTimeInterval(900)
         ledger.pauseReason = "rate limited"
         let data = try InstantFormat.jsonEncoder().encode(ledger)

@@ -223,7 +223,13 @@ struct RefresherTests {
         _ = try await Self.refresher(directory.url, transport: try Self.transport()).refresh(now: Self.t0)
         let good = try Self.contents(directory.url)["timeline.json"]
         let failing = try Self.transport(fixture: "recent-search.503.json", searchStatus: 503)
-        let refresher = Self.refresher(directory.url, transport: failing)
+        // The back-off alone: the deleted-post checks have their own schedule (RefresherChecksTests).
+        let refresher = Refresher.testing(
+            in: directory.url,
+            transport: failing,
+            settings: .init(query: .default, builder: TimelineBuilder(), size: .small, noRepeatWindow: 0),
+            checksPosts: false
+        )
         var now = Self.t0.addingTimeInterval(4 * 3_600)
         for expected in [15.0, 30, 60, 120, 240, 360, 360] {
             let error = await #expect(throws: KFeedError.self) { try await refresher.refresh(now: now) }

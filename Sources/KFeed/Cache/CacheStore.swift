@@ -12,6 +12,7 @@ import Logging
 /// DIR/state.json                       refresh state (retry_after, last_error, rate limit)
 /// DIR/history.json                     what was shown, for the no-repeat window
 /// DIR/candidates.json                  earlier search pages that still hold posts not shown
+/// DIR/checks.json                      when each post shown was last known to exist; posts gone
 /// DIR/images/<key>-WxH.jpg             post images
 /// DIR/avatars/<id>-WxH.jpg             author avatars
 /// DIR/renders/<key>-<P>-<digest>.<ext> display renders
@@ -44,6 +45,8 @@ public struct CacheStore: Sendable {
     package static let historyName = "history.json"
     /// The earlier search pages' name.
     package static let candidatesName = "candidates.json"
+    /// The post checks' name.
+    package static let checksName = "checks.json"
     /// The preview page's name.
     public static let previewName = "preview.html"
     /// The event log's name.
@@ -149,6 +152,11 @@ public struct CacheStore: Sendable {
         files.read(Self.historyName).flatMap { try? InstantFormat.jsonDecoder().decode(History.self, from: $0) }
     }
 
+    /// When each post was last known to exist, and the posts gone; nil when there is no readable file.
+    package func checks() -> PostChecks? {
+        files.read(Self.checksName).flatMap { try? InstantFormat.jsonDecoder().decode(PostChecks.self, from: $0) }
+    }
+
     /// The bytes of a regular file the manifest may name (never through a symlink), at most `limit` bytes.
     public func data(at relative: String, limit: Int = 16 << 20) -> Data? {
         files.read(relative, limit: limit)
@@ -214,6 +222,32 @@ public struct CacheStore: Sendable {
         try files.write(try InstantFormat.jsonEncoder().encode(history), to: Self.historyName)
     }
 
+    /// Replaces `checks.json` atomically.
+    func write(_ checks: PostChecks) throws {
+        try files.write(try InstantFormat.jsonEncoder().encode(checks), to: Self.checksName)
+    }
+
+    /// Removes the files of `manifest`'s entries whose post is in `postIDs` (a post gone from X) that no other entry
+    /// of `manifest` or of `keeping` names: before the timeline without them is committed, so that a server loading
+    /// that timeline no longer finds them on disk.
+    /// - Returns: how many files were removed.
+    @discardableResult
+    func withdraw(_ postIDs: Set<String>, of manifest: Manifest, keeping: Manifest) -> Int {
+        var others = manifest
+        others.entries.removeAll { postIDs.contains($0.tweetID) }
+        let kept = Self.files(of: others).union(Self.files(of: keeping))
+        var gone = manifest
+        gone.entries.removeAll { !postIDs.contains($0.tweetID) }
+        var removed = 0
+        for name in Self.files(of: gone).subtracting(kept) where files.remove(name) { removed += 1 }
+        // Renders of the gone media the timeline no longer names (made for another profile or caption).
+        let keys = Set(gone.entries.map(\.media.key)).filter(Media.isValidKey)
+        for name in files.names(in: "renders") where keys.contains(where: { name.hasPrefix("\($0)-") }) {
+            if !kept.contains("renders/\(name)") && files.remove("renders/\(name)") { removed += 1 }
+        }
+        return removed
+    }
+
     /// Replaces `state.json` atomically.
     func write(_ state: RefreshState) throws {
         try files.write(try InstantFormat.jsonEncoder().encode(state), to: Self.stateName)
@@ -255,9 +289,17 @@ public struct CacheStore: Sendable {
     ///   - current: the timeline just committed.
     ///   - previous: the timeline it replaced.
     ///   - spares: more files to keep (the pictures and avatars of posts that are still candidates).
+    ///   - withdrawn: posts gone from X: the previous timeline's files for them go too.
     /// - Returns: how many files were removed.
     @discardableResult
-    func sweep(current: Manifest, previous: Manifest?, spares: Set<String> = []) -> Int {
+    func sweep(
+        current: Manifest,
+        previous: Manifest?,
+        spares: Set<String> = [],
+        withdrawn: Set<String> = []
+    ) -> Int {
+        var previous = previous
+        previous?.entries.removeAll { withdrawn.contains($0.tweetID) }
         let keep = Self.files(of: current).union(previous.map(Self.files) ?? []).union(spares)
         var removed = 0
         for name in files.names(in: nil) {

@@ -38,6 +38,9 @@ public struct RefreshState: Codable, Sendable, Hashable {
     /// The spend cap (`[budget]` in the feeds file) left too few posts for the last refresh: it read what the cap
     /// allowed (or nothing) and made its timeline from the posts in hand; more are allowed from this instant.
     public var budgetSpentUntil: Date?
+    /// When the timeline's posts are next asked about (a post lookup: is each still on X?), so that the cron run
+    /// that decides due-ness reads this file alone (`checks.json` says which posts).
+    public var lookupDue: Date?
 
     /// An empty state (no refresh yet).
     package init() {}
@@ -52,6 +55,7 @@ public struct RefreshState: Codable, Sendable, Hashable {
         case apiVersion = "api_version"
         case consecutiveFailures = "consecutive_failures"
         case budgetSpentUntil = "budget_spent_until"
+        case lookupDue = "lookup_due"
     }
 
     /// The longest wait kfeed ever schedules: the back-off's cap.

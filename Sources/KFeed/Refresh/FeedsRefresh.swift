@@ -75,9 +75,15 @@ package struct FeedsRefresh: Sendable {
                 results.append((feed.name, .paused(until: pausedUntil, reason: reason ?? "X asked to wait")))
                 continue
             }
-            let share = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } / waiting : Int.max
-            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { ids in
-                book.withLock { _ = $0.record(ids, by: feed.name, at: now) }
+            // The deleted-post checks come first: a lookup alone takes what is left; a search leaves each feed
+            // ``lookupReserve`` posts of it for the day's lookups.
+            let left = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } : Int.max
+            let reserved = min(left / 2, Self.lookupReserve * feeds.count)
+            let share = !budget.isLimited ? Int.max : due.lookupOnly ? left : (left - reserved) / waiting
+            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { read in
+                book.withLock {
+                    _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
+                }
             }
             let result = try await Self.refresh(feed, within: postBudget, now: now, force: force)
             if case .failed(let error) = result, [.rateLimited, .usageCapped, .creditsDepleted].contains(error.code) {
@@ -93,6 +99,10 @@ package struct FeedsRefresh: Sendable {
         }
         return results
     }
+
+    /// The posts a day's cap keeps per feed for the lookups of posts shown again (the last four entries of an hourly
+    /// day and a few repeats).
+    static let lookupReserve = 8
 
     /// One due feed's refresh within `budget`: its outcome, or its error (the last good timeline stays).
     private static func refresh(

@@ -1,4 +1,5 @@
 package import Foundation
+package import KFeedX
 
 /// What `kfeed status` prints and `/healthz` carries for the feeds of a feeds file: per feed, its last refresh and
 /// when the next is due, the posts it read today and this month; for all, the budget and the month's cost.
@@ -41,13 +42,20 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
     package struct Spending: Codable, Sendable, Hashable {
         package var postsToday: Int
         package var postsThisMonth: Int
-        /// What this month's posts cost so far, in US dollars.
+        /// Users read (the expanded authors of searches, counted as X's user reads).
+        package var usersToday: Int
+        package var usersThisMonth: Int
+        /// Posts looked up (the deleted-post checks; part of the posts read).
+        package var lookupsToday: Int
+        package var lookupsThisMonth: Int
+        /// What this month's posts and users cost so far, in US dollars.
         package var monthCostUSD: Double
         /// The month's cost if the rest of it reads as it has so far.
         package var projectedMonthCostUSD: Double
         package var postsPerDay: Int?
         package var usdPerMonth: Double?
         package var usdPerPost: Double
+        package var usdPerUser: Double
         /// Posts the budget still allows today (nil: no cap).
         package var postsLeftToday: Int?
         /// No feed asks X before this instant (a rate limit or usage cap met by one of them).
@@ -56,6 +64,11 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
         private enum CodingKeys: String, CodingKey {
             case postsToday = "posts_today"
             case postsThisMonth = "posts_this_month"
+            case usersToday = "users_today"
+            case usersThisMonth = "users_this_month"
+            case lookupsToday = "lookups_today"
+            case lookupsThisMonth = "lookups_this_month"
+            case usdPerUser = "usd_per_user"
             case monthCostUSD = "month_cost_usd"
             case projectedMonthCostUSD = "projected_month_cost_usd"
             case postsPerDay = "posts_per_day"
@@ -66,9 +79,68 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
         }
     }
 
+    /// X's own count of the posts read (`GET /2/usage/tweets`) beside the ledger's.
+    package struct XCount: Codable, Sendable, Hashable {
+        /// Whether X was asked and answered.
+        package var checked: Bool
+        /// Why not, or what to make of a difference.
+        package var note: String?
+        /// X's posts today and this month (its days in the ledger's month), when it answered.
+        package var postsToday: Int?
+        package var postsThisMonth: Int?
+        /// The ledger's.
+        package var ledgerToday: Int
+        package var ledgerThisMonth: Int
+        /// The days (UTC) whose counts differ.
+        package var differingDays: [String] = []
+
+        private enum CodingKeys: String, CodingKey {
+            case checked, note
+            case postsToday = "posts_today"
+            case postsThisMonth = "posts_this_month"
+            case ledgerToday = "ledger_today"
+            case ledgerThisMonth = "ledger_this_month"
+            case differingDays = "differing_days"
+        }
+
+        /// Whether X's count and the ledger's differ.
+        package var differs: Bool { !differingDays.isEmpty }
+    }
+
     package var now: Date
     package var feeds: [Feed]
     package var budget: Spending
+    /// X's count beside the ledger's (nil: not asked, as with `--json` before it was set).
+    package var xCount: XCount?
+
+    private enum CodingKeys: String, CodingKey {
+        case now, feeds, budget
+        case xCount = "x_count"
+    }
+
+    /// Sets X's count (`report`) beside the ledger's; without a report, `note` says why there is none.
+    package mutating func reconcile(with report: UsageReport?, ledger: Ledger, note: String? = nil) {
+        var count = XCount(
+            checked: report != nil,
+            note: note,
+            ledgerToday: ledger.postsToday(at: now),
+            ledgerThisMonth: ledger.postsThisMonth(at: now)
+        )
+        if let report {
+            let today = Ledger.dayName(now)
+            let month = String(today.prefix(7))
+            count.postsToday = report.days[today] ?? 0
+            count.postsThisMonth = report.total(from: month)
+            let days = Set(report.days.keys).union(ledger.days.keys).filter { $0.hasPrefix(month) && $0 <= today }
+            count.differingDays = days.sorted().filter { (report.days[$0] ?? 0) != (ledger.days[$0] ?? 0) }
+            if count.differs {
+                count.note =
+                    "X counts every app of the project, and posts read before the ledger was kept or by another "
+                    + "cache directory"
+            }
+        }
+        xCount = count
+    }
 
     /// The status of `feeds` at `now`, read from their caches and the ledger alone (no token, no request).
     package init(of refresh: FeedsRefresh, at now: Date) {
@@ -96,14 +168,20 @@ package struct FeedsStatus: Codable, Sendable, Hashable {
             )
         }
         let month = ledger.postsThisMonth(at: now)
+        let lookups = ledger.lookups(at: now)
         self.budget = Spending(
             postsToday: ledger.postsToday(at: now),
             postsThisMonth: month,
-            monthCostUSD: Double(month) * budget.usdPerPost,
+            usersToday: ledger.usersToday(at: now),
+            usersThisMonth: ledger.usersThisMonth(at: now),
+            lookupsToday: lookups.today,
+            lookupsThisMonth: lookups.month,
+            monthCostUSD: budget.monthCost(ledger, at: now),
             projectedMonthCostUSD: budget.projectedMonthCost(ledger, at: now),
             postsPerDay: budget.postsPerDay,
             usdPerMonth: budget.usdPerMonth,
             usdPerPost: budget.usdPerPost,
+            usdPerUser: budget.usdPerUser,
             postsLeftToday: budget.isLimited ? budget.postsLeft(in: ledger, at: now) : nil,
             pausedUntil: ledger.pausedUntil.flatMap { $0 > now ? $0 : nil }
         )

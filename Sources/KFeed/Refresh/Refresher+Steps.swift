@@ -29,6 +29,15 @@ extension Refresher {
         var now: Date
         /// What the run may read from X under a spend cap (nil: no cap).
         var budget: PostBudget? = nil
+        /// When each post was last known to exist, and the posts gone (`checks.json`).
+        var checks = PostChecks()
+        /// Posts never to be shown by this run: gone from X, or not confirmed in time.
+        var excluded: Set<String> = []
+        /// Posts a lookup took out of the previous timeline: when no new timeline can be made, the previous one is
+        /// committed without them.
+        var withdrawn: Set<String> = []
+        /// Whether posts are checked on X at all (not with recorded answers).
+        var checksPosts = true
     }
 
     /// What the searches found.
@@ -46,6 +55,10 @@ extension Refresher {
         /// The spend cap left less than a page unread: the search stopped short of what the timeline wanted (or
         /// made no request at all).
         var isBudgetLimited = false
+        /// The ids of every post this run's searches returned: they exist now.
+        var readIDs: [String] = []
+        /// The posts this run's searches read.
+        var postsRead = 0
     }
 
     /// Gather: the state, the previous timeline, the history as it stands at `now`, and the posts in hand.
@@ -63,21 +76,32 @@ extension Refresher {
         builder.shownMediaKeys = history.mediaKeys
         // Posts earlier searches read and did not show are still candidates while recent search would return them.
         let earlier = remembers ? store.candidatePages(for: query.text).map(ReadPage.init) : []
-        return Run(
+        var checks = store.checks() ?? PostChecks()
+        if store.checks() == nil, let previous {
+            // A timeline made before posts were checked: its new posts were read when it was made.
+            checks.confirm(previous.entries.filter { !$0.isRepeat }.map(\.tweetID), at: previous.generatedAt)
+        }
+        let gone = Set(checks.gone.keys)
+        var run = Run(
             state: state,
             previous: previous,
             history: history,
             builder: builder,
             earlier: earlier,
-            pool: Self.unique(earlier.flatMap { $0.items(at: now) }),
+            pool: Self.unique(earlier.flatMap { $0.items(at: now) }).filter { !gone.contains($0.post.id) },
             lastShown: history.lastShown,
             sinceID: remembers ? Self.sinceID(state, previous: previous, query: query, now: now) : nil,
             now: now
         )
+        run.checks = checks
+        run.excluded = gone
+        return run
     }
 
     /// Search: X is asked only for posts it has not sent before, and for no more than the posts in hand leave
-    /// wanting; a quiet topic (fewer new posts than entries) reads further back than any post read before.
+    /// wanting; a quiet topic (fewer new posts than entries) reads further back than any post read before, one page
+    /// at most, so that both searches together read no more than the entries and a quarter (the repeat fill uses
+    /// the history for the rest).
     /// Under a spend cap, both searches together read at most the budget's posts (a search left less than a page
     /// asks for none: `XClient.search`'s `postLimit`).
     func search(_ run: Run, with client: XClient) async throws -> Found {
@@ -86,7 +110,8 @@ extension Refresher {
         if run.state.consecutiveFailures > 0 { client.configuration.maxTries = 1 }
         let builder = run.builder
         let pool = run.pool
-        let record = run.budget?.read ?? { _ in }
+        let bill = run.budget?.read
+        let record: ([String], [String]) -> Void = { posts, users in bill?(Billed(posts: posts, users: users)) }
         // Usable candidates in hand stand in for the page's margin.
         let spare = builder.selection(from: pool, isExhausted: true).chosen.count
         let newer = try await client.search(
@@ -101,12 +126,17 @@ extension Refresher {
         // Further back than the pages kept and the posts shown (a page is dropped only when all its posts were shown).
         let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
         let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
-        if missing > 0, run.sinceID != nil, let oldest = read.min(by: Self.isOlder) {
-            older = try await client.search(
+        let allowance = RecentSearchRequest.pageSize(forEntries: builder.entryCount) - newer.postsRead
+        if missing > 0, run.sinceID != nil, allowance >= RecentSearchRequest.minimumPageSize,
+            let oldest = read.min(by: Self.isOlder)
+        {
+            var onePage = client
+            onePage.configuration.pageBudget = 1
+            older = try await onePage.search(
                 query,
                 wanting: missing,
                 untilID: oldest,
-                postLimit: run.budget.map { $0.posts - newer.postsRead },
+                postLimit: min(allowance, run.budget.map { $0.posts - newer.postsRead } ?? Int.max),
                 read: record
             ) { builder.postsStillWanted(after: newer.results.feedItems + pool + $0.feedItems) }
         }
@@ -114,13 +144,18 @@ extension Refresher {
         for error in newer.results.partialErrors + (older?.results.partialErrors ?? []) {
             logger.debug("partial error: \(Sanitized.excerpt(error.detail))")
         }
+        let excluded = run.excluded
         return Found(
-            items: Self.unique(newer.results.feedItems + pool + (older?.results.feedItems ?? [])),
+            items: Self.unique(newer.results.feedItems + pool + (older?.results.feedItems ?? [])).filter {
+                !excluded.contains($0.post.id)
+            },
             pages: ReadPage.pages(of: newer) + run.earlier + ReadPage.pages(of: older),
             newestPostID: newer.results.posts.first?.id,
             rateLimit: older?.rateLimit ?? newer.rateLimit,
             apiVersion: older?.apiVersion ?? newer.apiVersion,
-            isBudgetLimited: left.map { $0 < RecentSearchRequest.minimumPageSize } ?? false
+            isBudgetLimited: left.map { $0 < RecentSearchRequest.minimumPageSize } ?? false,
+            readIDs: newer.results.posts.map(\.id) + (older?.results.posts.map(\.id) ?? []),
+            postsRead: newer.postsRead + (older?.postsRead ?? 0)
         )
     }
 
@@ -167,10 +202,11 @@ extension Refresher {
     /// Choose, fetch, keep distinct pictures, fill with repeats and render: the timeline the search's posts make.
     func makeTimeline(
         from found: Found,
-        run: Run,
+        run: inout Run,
         connection: Connection,
         deadline: Deadline
     ) async throws -> Made {
+        run.checks.confirm(found.readIDs, at: run.now)
         let planned = choose(from: found.items, in: run)
         // No usable post, new or shown before (docs/timeline.md): the last timeline stays, with back-off. Under a
         // spent budget the previous timeline's posts still fill a new day, as repeats.
@@ -182,7 +218,10 @@ extension Refresher {
         }
         let pictures = await identities(of: fetched)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
-        let full = fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: run.now)
+        let full =
+            connection.checksPosts
+            ? await verifiedFill(distinct, found: found, run: &run, client: connection.client)
+            : fillingWithRepeats(distinct, previous: run.previous, builder: run.builder, now: run.now)
         // The one check before the commit: never an empty timeline over what is on screen (no picture could be
         // had, and only placeholders would repeat).
         guard !full.entries.isEmpty else { return .nothingToShow(full) }
@@ -193,6 +232,44 @@ extension Refresher {
         }
         summary.placeholders = rendered.entries.filter(\.placeholder).count
         return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
+    }
+
+    /// The kept entries filled with repeats, every post that needs it looked up first (a repeat, a post read 20
+    /// hours ago or more): one gone, or that could not be asked about, gives its place to the next repeat (three
+    /// rounds at most, then the timeline is left shorter).
+    private func verifiedFill(
+        _ distinct: DistinctPictures,
+        found: Found,
+        run: inout Run,
+        client: XClient
+    ) async
+        -> Manifest
+    {
+        var spent = found.postsRead
+        let fill = { (run: Run) in
+            fillingWithRepeats(
+                distinct,
+                previous: run.previous,
+                builder: run.builder,
+                now: run.now,
+                excluding: run.excluded
+            )
+        }
+        var full = fill(run)
+        for round in 1...3 {
+            let limit = run.budget.map { max(0, $0.posts - spent) }
+            let verified = await verify(full, run: &run, client: client, limit: limit, keepsUnverified: false)
+            spent += verified.postsRead
+            guard !verified.removed.isEmpty else { break }
+            run.excluded.formUnion(verified.removed)
+            if round < 3 {
+                full = fill(run)
+            } else {
+                let entries = full.entries.filter { !verified.removed.contains($0.tweetID) }
+                full = run.builder.manifest(scheduling: entries, query: query, size: settings.size, now: run.now)
+            }
+        }
+        return full
     }
 
     /// A timeline the spend cap cut short is due again when the cap renews (never sooner than the minimum wait).
@@ -207,6 +284,11 @@ extension Refresher {
     /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
     /// manifest, atomically.
     func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
+        try store.write(run.checks.trimmed(keeping: manifest, at: run.now))
+        if let previous = run.previous, !run.withdrawn.isEmpty {
+            // The files of posts gone from X go before the timeline that no longer names them is committed.
+            store.withdraw(run.withdrawn, of: previous, keeping: manifest)
+        }
         if settings.noRepeatWindow > 0 {
             run.history.record(manifest, identities: identities)
             try store.write(run.history)
@@ -220,9 +302,9 @@ extension Refresher {
 
     /// The pictures and avatars of the posts that stay candidates (not shown, inside the search window): a refresh
     /// fetches a few more pictures than it shows (``FeedSettings/extraCandidates``), and those of posts it did not
-    /// use are kept for the next refresh, which then reuses them instead of fetching them again.
-    static func spareFiles(_ pages: [ReadPage], history: History, now: Date, size: ImageSize) -> Set<String> {
-        let shown = history.postIDs
+    /// use are kept for the next refresh, which then reuses them instead of fetching them again. `shown`: the posts
+    /// shown within the window and those gone from X, whose files are not kept.
+    static func spareFiles(_ pages: [ReadPage], shown: Set<String>, now: Date, size: ImageSize) -> Set<String> {
         var files: Set<String> = []
         for page in pages {
             for item in page.items(at: now) where !shown.contains(item.post.id) {
@@ -241,11 +323,24 @@ extension Refresher {
         note(found, in: &run.state)
         run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
         run.state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
+        run.state.lookupDue = run.checks.nextLookup(for: manifest).map {
+            max($0, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
+        }
         try store.write(run.state)
         let spares =
             settings.noRepeatWindow > 0
-            ? Self.spareFiles(found.pages, history: run.history, now: run.now, size: settings.size) : []
-        summary.removed = store.sweep(current: manifest, previous: run.previous, spares: spares)
+            ? Self.spareFiles(
+                found.pages,
+                shown: run.history.postIDs.union(run.withdrawn),
+                now: run.now,
+                size: settings.size
+            ) : []
+        summary.removed = store.sweep(
+            current: manifest,
+            previous: run.previous,
+            spares: spares,
+            withdrawn: run.withdrawn
+        )
         store.log(
             "refreshed: \(manifest.entries.count) entries, \(summary.fetched) images fetched, \(summary.reused) reused, "
                 + "\(summary.placeholders) placeholders, \(summary.removed) old files removed; reload after "
@@ -258,6 +353,7 @@ extension Refresher {
     /// The last good timeline stays (an empty one is committed only when there is none), and a retry is scheduled
     /// on the back-off.
     func keepLastTimeline(_ empty: Manifest, run: inout Run, found: Found) throws -> Outcome {
+        try commitWithdrawal(run: &run)
         if found.isBudgetLimited, let renewsAt = run.budget?.renewsAt {
             return try keepLastTimeline(empty, run: &run, found: found, budgetRenewsAt: renewsAt)
         }

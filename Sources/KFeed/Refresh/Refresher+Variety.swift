@@ -98,9 +98,11 @@ extension Refresher {
         _ distinct: DistinctPictures,
         previous: Manifest?,
         builder: TimelineBuilder,
-        now: Date
+        now: Date,
+        excluding excluded: Set<String> = []
     ) -> Manifest {
-        var entries = distinct.kept
+        var entries = distinct.kept.filter { !excluded.contains($0.tweetID) }
+        let kept = entries.count
         if entries.count < builder.entryCount, settings.noRepeatWindow > 0 {
             let earlier =
                 previous.map { previous in
@@ -114,6 +116,7 @@ extension Refresher {
             for (candidate, _) in candidates where entries.count < builder.entryCount && builder.mayShow(candidate) {
                 let identity = distinct.identities[candidate.media.key]
                 guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
+                    !excluded.contains(candidate.tweetID),
                     !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })
                 else { continue }
                 var entry = candidate
@@ -124,9 +127,9 @@ extension Refresher {
                 keys.insert(entry.media.key)
                 if let identity { pictures.append(identity) }
             }
-            if entries.count > distinct.kept.count {
+            if entries.count > kept {
                 logger.debug(
-                    "\(entries.count - distinct.kept.count) entries repeat posts shown longest ago (too few unshown)"
+                    "\(entries.count - kept) entries repeat posts shown longest ago (too few unshown)"
                 )
             }
         }

@@ -44,11 +44,15 @@ public struct Refresher: Sendable {
         package var client: XClient
         /// Fetches and downscales images.
         package var images: ImageFetcher
+        /// Whether the posts shown are looked up on X (deleted within a day); not with recorded answers, which
+        /// cannot say.
+        package var checksPosts: Bool
 
         /// Creates a connection.
-        package init(client: XClient, images: ImageFetcher) {
+        package init(client: XClient, images: ImageFetcher, checksPosts: Bool = true) {
             self.client = client
             self.images = images
+            self.checksPosts = checksPosts
         }
 
         /// The live X API over libcurl.
@@ -66,7 +70,13 @@ public struct Refresher: Sendable {
         /// - Returns: the connection.
         /// - Throws: `KFeedError` `.replay` when the directory holds no recording.
         public static func replay(from directory: URL, logger: Logger = Logger(label: "kfeed")) throws -> Connection {
-            try Connection(transport: ReplayTransport(directory: directory), token: nil, logger: logger)
+            var connection = try Connection(
+                transport: ReplayTransport(directory: directory),
+                token: nil,
+                logger: logger
+            )
+            connection.checksPosts = false
+            return connection
         }
 
         /// A client and a fetcher sharing `transport`.
@@ -94,6 +104,18 @@ public struct Refresher: Sendable {
         /// Only display renders are missing (a profile added): they are made from the timeline's pictures, with no
         /// search.
         public var rendersOnly = false
+        /// Only the timeline's posts are due a lookup (is each still on X?), with no search unless one is gone.
+        public var lookupOnly = false
+    }
+
+    /// What one response read, as X bills it.
+    package struct Billed: Sendable {
+        /// The post ids returned.
+        package var posts: [String]
+        /// The user ids returned (a search's expanded authors).
+        package var users: [String] = []
+        /// Whether a post lookup read them (a deleted-post check), not a search.
+        package var lookup = false
     }
 
     /// What one refresh may read from X under a spend cap (`[budget]` in the feeds file, `FeedsRefresh`).
@@ -102,11 +124,11 @@ public struct Refresher: Sendable {
         package var posts: Int
         /// When the cap allows more (the next UTC day): a timeline the cap cut short is due again then.
         package var renewsAt: Date
-        /// Called with each page's post ids as soon as the page is in (the ledger counts what X bills).
-        package var read: @Sendable ([String]) -> Void
+        /// Called with each response's post and user ids as soon as it is in (the ledger counts what X bills).
+        package var read: @Sendable (Billed) -> Void
 
         /// Creates a budget.
-        package init(posts: Int, renewsAt: Date, read: @escaping @Sendable ([String]) -> Void) {
+        package init(posts: Int, renewsAt: Date, read: @escaping @Sendable (Billed) -> Void) {
             self.posts = posts
             self.renewsAt = renewsAt
             self.read = read
@@ -164,13 +186,21 @@ public struct Refresher: Sendable {
     }
 
     func dueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
-        guard let quiet = settings.quietHours else { return plainDueness(manifest: manifest, state: state, now: now) }
-        return QuietHours.Night(quiet, zone: settings.timeZone)
-            .dueness(plainDueness(manifest: manifest, state: state, now: now), manifest: manifest, now: now)
+        let due = lookupDueness(manifest: manifest, state: state, now: now)
+        guard let quiet = settings.quietHours else { return due }
+        return QuietHours.Night(quiet, zone: settings.timeZone).dueness(due, manifest: manifest, now: now)
     }
 
-    /// Due-ness without the quiet hours.
-    private func plainDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
+    /// Due-ness without the quiet hours: the search's, or the deleted-post check of the posts on screen
+    /// (`state.json`'s `lookup_due`: no other file is read).
+    private func lookupDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
+        let due = searchDueness(manifest: manifest, state: state, now: now)
+        guard !due.isDue, let lookup = state?.lookupDue, manifest?.entries.isEmpty == false else { return due }
+        if lookup <= now { return Dueness(isDue: true, lookupOnly: true) }
+        return Dueness(isDue: false, until: min(due.until ?? lookup, lookup))
+    }
+
+    private func searchDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
         if let retry = state?.retryAfter, now < retry { return Dueness(isDue: false, until: retry) }
         guard let manifest else { return Dueness(isDue: true) }
         // A setting that shapes the timeline changed (a timeline written before they were recorded: its query or
@@ -226,23 +256,32 @@ public struct Refresher: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var run = try gather(now: now)
         run.budget = budget
+        run.checksPosts = connection.checksPosts
         // Another run may have committed while this one was starting: decide again under the lock.
         if !force, case let due = dueness(manifest: run.previous, state: run.state, now: now) {
             if !due.isDue { return .notDue(until: due.until) }
             if due.rendersOnly, let previous = run.previous {
                 return try await addRenders(to: previous, run: run, with: connection.images, deadline: started)
             }
+            // A post gone from X: a new timeline without it, searched and filled as any.
+            if due.lookupOnly, let previous = run.previous {
+                if !connection.checksPosts { return .notDue(until: previous.reloadAfter) }
+                if let outcome = try await checkPosts(of: previous, run: &run, client: connection.client) {
+                    return outcome
+                }
+            }
         }
         let found: Found
         let made: Made
         do {
             found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
-            made = try await makeTimeline(from: found, run: run, connection: connection, deadline: started)
+            made = try await makeTimeline(from: found, run: &run, connection: connection, deadline: started)
                 .stamped(with: fingerprints)
             if case .timeline(let manifest, _, let identities) = made {
                 try commit(manifest, run: &run, found: found, identities: identities)
             }
         } catch let error as KFeedError {
+            try? commitWithdrawal(run: &run)
             throw failure(error, state: &run.state, now: now)
         }
         switch made {
