@@ -117,7 +117,8 @@ struct ServeCommand: AsyncParsableCommand {
             now: clock,
             logger: Self.logger(feeds),
             refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
-            renderSources: Self.renderSources(replay: feeds.replay)
+            renderSources: Self.renderSources(replay: feeds.replay),
+            deviceDirectory: feeds.root
         )
         let names = listed.map(\.name).joined(separator: ", ")
         try await Self.run(

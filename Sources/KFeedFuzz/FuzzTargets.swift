@@ -37,6 +37,8 @@ public enum FuzzTargets {
         case cacheFiles = "cache-files"
         /// The feeds file (`kfeed.toml`): `FeedsFile.parse`, TOML and every check of its values.
         case feedsFile = "feeds-file"
+        /// A TRMNL device's `/api/log` body: `TRMNLLog.messages`.
+        case trmnlLog = "trmnl-log"
 
         /// The entry point of this target.
         public var run: @Sendable (Data) -> Void {
@@ -50,6 +52,7 @@ public enum FuzzTargets {
             case .thumbnail: FuzzTargets.thumbnail
             case .cacheFiles: FuzzTargets.cacheFiles
             case .feedsFile: FuzzTargets.feedsFile
+            case .trmnlLog: FuzzTargets.trmnlLog
             }
         }
     }
@@ -223,6 +226,12 @@ public enum FuzzTargets {
             for name in file.values.keys.prefix(8) { _ = environment[name] }
             _ = environment["X_BEARER_TOKEN"]
         }
+    }
+
+    /// A `/api/log` body as a device (or anyone who can reach the server) posts it, at most 64 KiB as the server
+    /// reads it: messages or none, never a trap.
+    public static func trmnlLog(_ data: Data) {
+        _ = TRMNLLog.messages(in: Array(data.prefix(64 << 10)), limit: 20, length: 240)
     }
 
     /// The feeds file as a user writes it: any text is a feeds file or one `KFeedError` line, never a trap. Each

@@ -32,6 +32,7 @@ extension ServeResponder {
         let fixed: [(RouterPath, Route)] = [
             ("widget", .widget), ("timeline.json", .timeline), ("current.json", .currentJSON),
             ("current.jpg", .currentImage), ("healthz", .health), ("api/setup", .setup), ("api/display", .display),
+            ("api/current_screen", .currentScreen), ("current.png", .frame),
             ("api/log", .log), ("trmnl/redirect.json", .redirect),
             // The files a generation may name (`CacheStore.isGenerationFile`): one level under its folders, or a
             // top-level placeholder.
