@@ -4,7 +4,7 @@
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60); the targets run at the same time, one process each
 #   TARGET   progressive, jpeg-structure, exif, search-page, problem, dotenv, thumbnail, cache-files, feeds-file,
-#            tweets-lookup, usage-tweets
+#            tweets-lookup, usage-tweets, trmnl-log
 #            (default: all)
 # Environment: KFEED_FUZZ_JOBS  how many targets run at once (default: all of them)
 #              KFEED_FUZZ_NICE  niceness of the fuzzers (default 19)
@@ -21,7 +21,8 @@ ROOT=$PWD
 
 SECONDS_EACH=${1:-60}
 shift || true
-ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files feeds-file tweets-lookup usage-tweets)
+ALL=(progressive jpeg-structure exif search-page problem dotenv thumbnail cache-files feeds-file tweets-lookup usage-tweets
+  trmnl-log)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 for target in "${TARGETS[@]}"; do
@@ -58,6 +59,7 @@ trap 'rm -f "$BINARY"' EXIT
 max_len() {
   case $1 in
     search-page | cache-files) echo 32768 ;;
+    trmnl-log) echo 65536 ;;
     exif | dotenv) echo 2048 ;;
     *) echo 4096 ;;
   esac
@@ -79,6 +81,7 @@ dictionary() {
     problem) echo Fuzz/dict/problem.dict ;;
     dotenv) echo Fuzz/dict/dotenv.dict ;;
     feeds-file) echo Fuzz/dict/toml.dict ;;
+    trmnl-log) echo Fuzz/dict/json.dict ;;
   esac
 }
 

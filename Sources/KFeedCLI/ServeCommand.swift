@@ -120,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
             timeZone: listed[0].settings.timeZone,
             logger: Self.logger(feeds),
             refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
-            renderSources: Self.renderSources(replay: feeds.replay)
+            renderSources: Self.renderSources(replay: feeds.replay),
+            deviceDirectory: feeds.root
         )
         let names = listed.map(\.name).joined(separator: ", ")
         try await Self.run(

@@ -3,6 +3,7 @@ import Foundation
 import KFeed
 import KFeedBase
 import KFeedHTTP
+import KFeedServe
 
 /// `kfeed status`: per feed of the feeds file, the last refresh, the next due, the posts read today and this month;
 /// the budget left and the month's cost (posts and users); and, when a token is there, X's own count of the posts
@@ -45,10 +46,11 @@ struct StatusCommand: AsyncParsableCommand {
         var status = FeedsStatus(of: refresh, at: feeds.now)
         let (report, note) = await Self.usage(feeds)
         status.reconcile(with: report, ledger: refresh.ledger(), note: note)
+        let devices = DeviceLogBook.read(from: feeds.root)
         if json {
-            FileHandle.standardOutput.write(try status.jsonData() + Data("\n".utf8))
+            FileHandle.standardOutput.write(try Self.json(status, devices: devices) + Data("\n".utf8))
         } else {
-            print(Self.table(status), terminator: "")
+            print(Self.table(status) + Self.deviceLines(devices), terminator: "")
         }
     }
 
@@ -77,6 +79,40 @@ struct StatusCommand: AsyncParsableCommand {
         } catch {
             return (nil, "X did not answer (\(error))")
         }
+    }
+
+    /// The status's JSON with `devices`: what `kfeed serve` keeps of each TRMNL device (`DIR/trmnl-devices.json`).
+    static func json(_ status: FeedsStatus, devices: [DeviceLogBook.Record]) throws -> Data {
+        let data = try status.jsonData()
+        guard !devices.isEmpty, var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return data
+        }
+        object["devices"] = try JSONSerialization.jsonObject(with: InstantFormat.jsonEncoder().encode(devices))
+        return try JSONSerialization.data(
+            withJSONObject: object,
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        )
+    }
+
+    /// The TRMNL devices `kfeed serve` saw, the most recent first: one line each (when, what it is, what it was
+    /// shown), then its last log messages (at most three, the newest last).
+    static func deviceLines(_ devices: [DeviceLogBook.Record]) -> String {
+        guard !devices.isEmpty else { return "" }
+        var text = "\nTRMNL devices:\n"
+        for device in devices {
+            var parts = [device.id, "seen \(InstantFormat.string(from: device.lastSeen))"]
+            if let model = device.model { parts.append("model \(model)") }
+            if let width = device.width, let height = device.height { parts.append("\(width)x\(height)") }
+            if let firmware = device.firmware { parts.append("firmware \(firmware)") }
+            if let battery = device.battery { parts.append("battery \(battery) V") }
+            if let signal = device.signal { parts.append("RSSI \(signal)") }
+            if let profile = device.profile { parts.append("shown \(profile)") }
+            text += parts.joined(separator: "  ") + "\n"
+            for entry in device.logs.suffix(3) {
+                text += "  log \(InstantFormat.string(from: entry.received)): \(entry.message)\n"
+            }
+        }
+        return text
     }
 
     /// The status as aligned columns, then the budget's line.

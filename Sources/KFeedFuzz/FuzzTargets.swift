@@ -41,6 +41,8 @@ public enum FuzzTargets {
         case lookup = "tweets-lookup"
         /// X's usage report (`UsageReport.decode`), set beside a ledger as `kfeed status` does.
         case usage = "usage-tweets"
+        /// A TRMNL device's `/api/log` body: `TRMNLLog.messages`.
+        case trmnlLog = "trmnl-log"
 
         /// The entry point of this target.
         public var run: @Sendable (Data) -> Void {
@@ -56,6 +58,7 @@ public enum FuzzTargets {
             case .feedsFile: FuzzTargets.feedsFile
             case .lookup: FuzzTargets.lookup
             case .usage: FuzzTargets.usage
+            case .trmnlLog: FuzzTargets.trmnlLog
             }
         }
     }
@@ -257,6 +260,12 @@ public enum FuzzTargets {
             for name in file.values.keys.prefix(8) { _ = environment[name] }
             _ = environment["X_BEARER_TOKEN"]
         }
+    }
+
+    /// A `/api/log` body as a device (or anyone who can reach the server) posts it, at most 64 KiB as the server
+    /// reads it: messages or none, never a trap.
+    public static func trmnlLog(_ data: Data) {
+        _ = TRMNLLog.messages(in: Array(data.prefix(64 << 10)), limit: 20, length: 240)
     }
 
     /// The feeds file as a user writes it: any text is a feeds file or one `KFeedError` line, never a trap. Each

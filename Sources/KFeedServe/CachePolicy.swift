@@ -88,6 +88,8 @@ enum CachePolicy: Sendable, Equatable {
         case .immutable:
             headers[.cacheControl] = "\(scope), max-age=\(Self.immutableSeconds), immutable"
         }
-        if isPrivate, self != .noStore { headers[.vary] = Self.keyHeaders }
+        if isPrivate, self != .noStore {
+            headers[.vary] = headers[.vary].map { "\($0), \(Self.keyHeaders)" } ?? Self.keyHeaders
+        }
     }
 }

@@ -76,6 +76,10 @@ package struct ServeConfiguration: Sendable {
     /// the token); called once, on the first such render; nil renders from the cached images alone.
     package var renderSources: (@Sendable () throws -> any HTTPTransport)?
 
+    /// Where what TRMNL devices report is kept (``DeviceLogBook``, for `kfeed status`): the cache directory (with a
+    /// feeds file, its root); nil keeps it in memory.
+    package var deviceDirectory: URL?
+
     /// Whether a line per request is logged (the logger's level is `debug`: `-v`).
     var isVerbose: Bool { logger.logLevel <= .debug }
 
@@ -99,7 +103,8 @@ package struct ServeConfiguration: Sendable {
         shutdownTimeout: Duration = .seconds(4),
         refresh: (@Sendable () async -> Void)? = nil,
         refreshCheckInterval: Duration = .seconds(60),
-        renderSources: (@Sendable () throws -> any HTTPTransport)? = nil
+        renderSources: (@Sendable () throws -> any HTTPTransport)? = nil,
+        deviceDirectory: URL? = nil
     ) {
         precondition(!feeds.isEmpty, "kfeed serve serves at least one feed")
         self.feeds = feeds
@@ -121,6 +126,7 @@ package struct ServeConfiguration: Sendable {
         self.refresh = refresh
         self.refreshCheckInterval = refreshCheckInterval
         self.renderSources = renderSources
+        self.deviceDirectory = deviceDirectory
         self.boundAddress = Locked(listen)
     }
 }

@@ -33,7 +33,7 @@ extension ServeResponder {
             ("widget", .widget), ("timeline.json", .timeline), ("current.json", .currentJSON),
             ("current.jpg", .currentImage), ("healthz", .health), ("api/setup", .setup), ("api/display", .display),
             ("api/log", .log), ("trmnl/redirect.json", .redirect), ("feed.json", .feed(.json)),
-            ("feed.xml", .feed(.rss)),
+            ("feed.xml", .feed(.rss)), ("api/current_screen", .currentScreen), ("current.png", .frame),
             // The files a generation may name (`CacheStore.isGenerationFile`): one level under its folders, or a
             // top-level placeholder.
             ("images/:file", .file), ("avatars/:file", .file), ("renders/:file", .file), (":file", .file),

@@ -4,18 +4,15 @@ import Hummingbird
 import KFeed
 import Logging
 
-/// TRMNL's BYOS protocol: `/api/setup`, `/api/display`, `/api/log`, and the Redirect plugin's JSON.
+/// TRMNL's BYOS protocol: `/api/setup`, `/api/display`, `/api/current_screen`, `/api/log`, and the Redirect plugin's
+/// JSON.
 extension ServeResponder {
     /// The profile `/api/display` shows unless `?profile=` names another: TRMNL OG's 1-bit PNG.
     static let trmnlProfile = "trmnl"
     /// How long a device waits before asking again when there is nothing to show, in seconds.
     static let retrySeconds = 300
 
-    static let deviceIDHeader = HTTPField.Name("ID")!
-    static let batteryHeader = HTTPField.Name("Battery-Voltage")!
-    static let firmwareHeader = HTTPField.Name("FW-Version")!
-    static let signalHeader = HTTPField.Name("RSSI")!
-    static let refreshRateHeader = HTTPField.Name("Refresh-Rate")!
+    static let deviceIDHeader = TRMNLDevice.idHeader
 
     /// `GET /api/setup` with the device's MAC address in `ID`. Without `--key-file` any device gets a fixed
     /// `api_key` (nothing is checked). With one, the key goes only to a device listed with `--trmnl-device ID`, or
@@ -50,10 +47,13 @@ extension ServeResponder {
         return .json(Setup(status: 200, apiKey: key.text, friendlyID: friendly, message: "kfeed: registered"))
     }
 
-    /// `GET /api/display` and `GET /trmnl/redirect.json`: the current entry's `trmnl` render (or `?profile=P`), the
-    /// refresh's or one made on demand; when the timeline ran out, its last entry's (stale), with a `refresh_rate`
-    /// of at most 15 minutes. The feed is `scope`'s: the path's (`/f/NAME/api/display`), or outside `/f/` the one
-    /// `[serve.trmnl]` names for the device's `ID` (else the default feed).
+    /// `GET /api/display`, `GET /api/current_screen` (the same answer: kfeed has no playlist to advance) and
+    /// `GET /trmnl/redirect.json`: the current entry's render for the device (``TRMNLDevice``: its `Model`, `Width`,
+    /// `Height` and `FW-Version` choose it), or `?profile=P`'s, the refresh's or one made on demand; when the
+    /// timeline ran out, its last entry's (stale), with a `refresh_rate` of at most 15 minutes. The feed is `scope`'s:
+    /// the path's (`/f/NAME/api/display`), or outside `/f/` the one `[serve.trmnl]` names for the device's `ID` (else
+    /// the default feed). `filename`, the device's cache key, is the render's content digest: the same picture keeps
+    /// it, a new one changes it.
     ///
     /// Without a timeline (or with an empty one), or when no render can be had, the answer is a JSON error (`status`
     /// = the HTTP status, and `error` saying what to do) with a `refresh_rate` to try again after; the widget JPEG is
@@ -65,17 +65,20 @@ extension ServeResponder {
         scope: FeedScope,
         isRedirect: Bool
     ) async -> ServeAnswer {
+        let device = TRMNLDevice(headers: request.headers)
+        let asked = request.uri.queryParameters["profile"].map(String.init)
+        let chosen = asked == nil && !isRedirect ? device.profile(allowed: scope.feed.profiles) : nil
         if settings.isVerbose, !isRedirect {
-            let fields: [(String, HTTPField.Name)] = [
-                ("id", Self.deviceIDHeader), ("battery", Self.batteryHeader), ("fw", Self.firmwareHeader),
-                ("rssi", Self.signalHeader), ("refresh", Self.refreshRateHeader),
+            let fields: [(String, String?)] = [
+                ("id", device.id), ("model", device.model), ("size", device.size.map { "\($0.width)x\($0.height)" }),
+                ("battery", device.battery), ("fw", device.firmware), ("rssi", device.signal),
             ]
-            let parts = fields.compactMap { label, name in
-                request.headers[name].map { "\(label)=\(Self.printable(String($0.prefix(40))))" }
-            }
-            settings.logger.debug("TRMNL display: \(parts.joined(separator: " "))")
+            let parts = fields.compactMap { label, value in value.map { "\(label)=\($0)" } }
+            settings.logger.debug(
+                "TRMNL display: \(parts.joined(separator: " ")) → \(chosen?.name ?? asked ?? "trmnl")"
+            )
         }
-        let profile = request.uri.queryParameters["profile"].map(String.init) ?? Self.trmnlProfile
+        if !isRedirect, !device.id.isEmpty { devices.saw(device, profile: chosen?.name ?? asked, at: moment.now) }
         guard let entry = moment.entry else {
             var answer = DisplayFailure(
                 status: 404,
@@ -86,9 +89,28 @@ extension ServeResponder {
             answer.isRedirect = isRedirect
             return .json(answer, status: .notFound)
         }
+        let lookup: RenderLookup
+        if let chosen {
+            lookup = await render(
+                chosen,
+                of: entry,
+                moment: moment,
+                snapshot: snapshot,
+                feed: scope.feed,
+                isAsked: false
+            )
+        } else {
+            lookup = await render(
+                named: asked ?? Self.trmnlProfile,
+                of: entry,
+                moment: moment,
+                snapshot: snapshot,
+                feed: scope.feed
+            )
+        }
         let render: String
         let file: ServedFile
-        switch await self.render(named: profile, of: entry, moment: moment, snapshot: snapshot, feed: scope.feed) {
+        switch lookup {
         case .found(let path, let found):
             render = path
             file = found
@@ -104,11 +126,9 @@ extension ServeResponder {
         let url =
             "\(base(request))/\(scope.prefix)\(render)?\(ServedFile.versionParameter)=\(file.version)"
             + (signer.map { "&\(URLSigner.parameter)=\($0.signature(for: scope.prefix + render))" } ?? "")
-        // The previous picture stands in while the entry's render is made: a name of its own, so that the panel
-        // draws the render when it comes.
-        let filename =
-            "kfeed-\(Int(entry.date.timeIntervalSince1970))-\(entry.media.key)"
-            + (render.hasPrefix("renders/\(entry.media.key)-") ? "" : "-previous")
+        // The picture's own digest (also while the previous picture stands in for a render being made): the device
+        // redraws exactly when the picture changes.
+        let filename = "kfeed-\(file.version).\(render.split(separator: ".").last ?? "png")"
         var answer: ServeAnswer
         if isRedirect {
             answer = .json(Redirect(filename: filename, url: url, refreshRate: refreshRate(moment, feed: scope.feed)))
@@ -120,8 +140,9 @@ extension ServeResponder {
         return answer  // never stored (`ServeAnswer.caching`'s default): it is per device and counts seconds
     }
 
-    /// `POST /api/log`: the device's log, at most 64 KiB (else 413); noted with `-v`, never stored; `204`.
-    func deviceLog(_ request: inout Request) async -> ServeAnswer {
+    /// `POST /api/log`: the device's log, at most 64 KiB (else 413); its messages are kept per device, the last few
+    /// (``DeviceLogBook``), for `kfeed status`; `204`.
+    func deviceLog(_ request: inout Request, now: Date) async -> ServeAnswer {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.bodyLimit {
             return .error(.contentTooLarge, "a log body is at most \(Self.bodyLimit) bytes")
         }
@@ -131,8 +152,12 @@ extension ServeResponder {
         } catch {
             return .error(.contentTooLarge, "a log body is at most \(Self.bodyLimit) bytes")
         }
-        let id = request.headers[Self.deviceIDHeader].map(Self.normalizedID) ?? "?"
+        let device = TRMNLDevice(headers: request.headers)
+        let id = device.id.isEmpty ? "?" : device.id
         settings.logger.debug("TRMNL log from \(Self.printable(id)): \(body.readableBytes) bytes")
+        if !device.id.isEmpty {
+            devices.logged(DeviceLogBook.messages(in: Array(body.readableBytesView)), by: device, at: now)
+        }
         return ServeAnswer(status: .noContent)
     }
 

@@ -18,6 +18,8 @@ struct ServeResponder: Sendable {
     /// Signs the picture URLs answers hand out; nil without a key.
     let signer: URLSigner?
     let settings: ServeConfiguration
+    /// What the TRMNL devices that call reported.
+    let devices: DeviceLogBook
 
     /// A responder for `settings`' feeds.
     /// - Throws: `KFeedError` `.configuration` when a key is set and its URLs cannot be signed (no libcrypto).
@@ -26,6 +28,7 @@ struct ServeResponder: Sendable {
         self.key = settings.key.flatMap(AccessKey.init)
         self.signer = try key.map { key throws(KFeedError) in try URLSigner(key: key) }
         self.settings = settings
+        self.devices = DeviceLogBook(directory: settings.deviceDirectory)
     }
 
     /// What a path the router matched is for.
@@ -45,15 +48,19 @@ struct ServeResponder: Sendable {
         case preview, widget, timeline, currentJSON, currentImage
         /// A file of the generation, under `images/`, `avatars/`, `renders/`, or a top-level placeholder.
         case file
-        case setup, display, log, redirect
+        case setup, display, currentScreen, log, redirect
+        /// `/current.png`: the picture for a photo frame that names its size (``ServeResponder/photoFrame(_:snapshot:request:feed:)``).
+        case frame
         case health
         /// `/feed.json` or `/feed.xml`.
         case feed(FeedDocument.Format)
 
         /// Whether the route answers a TRMNL device's picture (`/api/display`), which the device's feed decides.
         var isDisplay: Bool {
-            if case .display = self { return true }
-            return false
+            switch self {
+            case .display, .currentScreen: true
+            default: false
+            }
         }
 
         /// The methods the route answers.
@@ -68,7 +75,11 @@ struct ServeResponder: Sendable {
     func respond(to request: Request, target: Target, feed: String?) async -> Response {
         let elapsed = Stopwatch(settings.clock)
         var request = request
-        let answer = await answer(to: &request, target: target, feed: feed)
+        let isCrossOrigin = Self.isCrossOrigin(request.uri.path)
+        var answer =
+            isCrossOrigin && request.method == .options
+            ? preflight(request) : await self.answer(to: &request, target: target, feed: feed)
+        if isCrossOrigin { answer.headers[.accessControlAllowOrigin] = "*" }
         let response = answer.response(to: request)
         if settings.isVerbose {
             logRequest(
@@ -141,6 +152,7 @@ struct ServeResponder: Sendable {
         switch target {
         case .list, .unknown, .feedRoot: return true
         case .route(.preview): return true
+        case .route(.setup): return true  // TRMNL's firmware asks for `/api/setup/`
         case .route(.file):
             let relative =
                 path.hasPrefix("/f/")
@@ -160,7 +172,7 @@ struct ServeResponder: Sendable {
 
     private func answer(to request: inout Request, route: Route, scope: FeedScope) async -> ServeAnswer {
         if let refused = allowing(route.methods, request) { return refused }
-        if case .log = route { return await deviceLog(&request) }
+        if case .log = route { return await deviceLog(&request, now: settings.now()) }
         var scope = scope
         if route.isDisplay, scope.prefix.isEmpty,
             let device = feeds.scope(forDevice: request.headers[Self.deviceIDHeader].map(Self.normalizedID) ?? "")
@@ -190,8 +202,9 @@ struct ServeResponder: Sendable {
             let relative = String(request.uri.path.dropFirst(1 + scope.prefix.count))
             return file(relative, version: version, snapshot: snapshot, moment: moment, feed: scope.feed)
         case .setup: return setup(request, moment: moment)
-        case .display:
+        case .display, .currentScreen:
             return await display(moment, snapshot: snapshot, request: request, scope: scope, isRedirect: false)
+        case .frame: return await photoFrame(moment, snapshot: snapshot, request: request, feed: scope.feed)
         case .redirect:
             return await display(moment, snapshot: snapshot, request: request, scope: scope, isRedirect: true)
         case .health:
@@ -414,8 +427,8 @@ struct ServeResponder: Sendable {
         case unavailable(String)
     }
 
-    /// `entry`'s render for the profile named `name`: the refresh's when the manifest names one, else one made on
-    /// demand (``RenderShelf``).
+    /// `entry`'s render for the profile named `name` (a client's `?profile=`, which the feed's `--profile` list
+    /// restricts): the refresh's when the manifest names one, else one made on demand (``RenderShelf``).
     func render(
         named name: String,
         of entry: Manifest.Entry,
@@ -430,7 +443,23 @@ struct ServeResponder: Sendable {
         guard let profile = try? DisplayProfile(parsing: name), profile.name == name else {
             return .refused("unknown display profile \(Self.printable(name)): see docs/renders.md")
         }
-        guard feed.renders.allows(profile) else {
+        return await render(profile, of: entry, moment: moment, snapshot: snapshot, feed: feed, isAsked: true)
+    }
+
+    /// `entry`'s render for `profile`: the refresh's when the manifest names one, else one made on demand. `isAsked`:
+    /// a client named the profile, which must then be small enough to render on demand (``RenderShelf/allows(_:)``);
+    /// else the server chose it for a device (``TRMNLDevice``, a photo frame), within bounds of its own.
+    func render(
+        _ profile: DisplayProfile,
+        of entry: Manifest.Entry,
+        moment: Moment,
+        snapshot: ServedCache.Snapshot,
+        feed: ServedFeed,
+        isAsked: Bool
+    ) async -> RenderLookup {
+        let name = profile.name
+        if let path = entry.renders?[name], let file = snapshot.file(path) { return .found(path: path, file: file) }
+        guard !isAsked || feed.renders.allows(profile) else {
             return .refused(
                 "profile \(name) is larger than the server renders on demand: render it with kfeed refresh --profile"
             )

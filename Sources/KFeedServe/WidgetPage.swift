@@ -145,9 +145,11 @@ struct WidgetPage {
 
     private func escape(_ text: String) -> String { HTMLEscaping.escape(text) }
 
-    /// How often a page that runs no script reloads itself, in seconds: from a cached copy too, since a cache keeps
-    /// the page at most until the entry's end, and answers the reloads in between itself.
-    static let fallbackReloadSeconds = 60
+    /// How often a page that runs no script reloads itself, in seconds: 60 less the seconds a cache may still serve
+    /// a copy after it expires (`stale-while-revalidate`). The page expires at the entry's end (an instant, however
+    /// many caches pass it on), so a copy is served at the latest that many seconds after the end, and the reload it
+    /// asks for comes at most 60 s after the end (the relative delay is never older than that).
+    static let fallbackReloadSeconds = 60 - CachePolicy.hourlyStaleSeconds
 
     /// The page's one script, as the policy hashes it (every byte between `<script>` and `</script>`).
     ///

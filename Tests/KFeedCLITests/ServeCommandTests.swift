@@ -184,9 +184,9 @@ struct ServeCommandTests {
         let widget = try await Self.get("\(server.base)/widget")
         let widgetHTML = String(decoding: widget.body, as: UTF8.self)
         #expect(widget.status == 200)
-        // It names the entry's end as an instant, for its one script to reload at; without scripts, every minute.
+        // It names the entry's end as an instant, for its one script to reload at; without scripts, every 50 s.
         #expect(widgetHTML.contains("<html lang=\"en\" data-until=\"2026-11-22T11:00:00Z\" data-interval=\"3600\">"))
-        #expect(widgetHTML.contains("<noscript><meta http-equiv=\"refresh\" content=\"60\"></noscript>"))
+        #expect(widgetHTML.contains("<noscript><meta http-equiv=\"refresh\" content=\"50\"></noscript>"))
         #expect(widgetHTML.contains("<img class=\"picture\" src=\"\(image)?v="))
         #expect(widgetHTML.contains("<img class=\"avatar\" src=\"\(avatar)?v="))
         #expect(widgetHTML.contains(">@\(entry.author.username)</span>"))

@@ -140,11 +140,16 @@ struct KFeedServerTests {
                     && headJSON.headers["content-length"] == String(later.body.count)
             )
 
-            for method in [HTTPTypes.HTTPRequest.Method.post, .put, .delete, .options, .patch] {
+            for method in [HTTPTypes.HTTPRequest.Method.post, .put, .delete, .patch] {
                 let answer = try await server.get("/current.json", method: method)
                 #expect(answer.status == 405, "\(method)")
                 #expect(answer.headers["allow"] == "GET, HEAD", "\(method)")
             }
+            // OPTIONS there is a browser's CORS preflight; on a page, a method like the others.
+            let preflight = try await server.get("/current.json", method: .options)
+            #expect(preflight.status == 204 && preflight.headers["access-control-allow-origin"] == "*")
+            let optionsWidget = try await server.get("/widget", method: .options)
+            #expect(optionsWidget.status == 405 && optionsWidget.headers["allow"] == "GET, HEAD")
             let getLog = try await server.get("/api/log")
             #expect(getLog.status == 405 && getLog.headers["allow"] == "POST")
             let log = try await server.get(
@@ -311,7 +316,7 @@ struct KFeedServerTests {
             let headers = [
                 HTTPHeader("ID", "AA:BB:CC:00:11:22"), HTTPHeader("Access-Token", "anything"),
                 HTTPHeader("Refresh-Rate", "900"), HTTPHeader("Battery-Voltage", "4.1"),
-                HTTPHeader("FW-Version", "1.6.2"),
+                HTTPHeader("FW-Version", "1.5.2"),  // before 2-bit PNGs: the refresh's 1-bit `trmnl` render
             ]
             let before = try Self.json((try await server.get("\(base)/api/display", headers: headers)).body)
             let again = try Self.json((try await server.get("\(base)/api/display", headers: headers)).body)
@@ -372,8 +377,11 @@ struct KFeedServerTests {
                         #expect(answer.status == 200 && answer[header: "cache-control"] == "no-store")
                         let json = try Self.json(answer.body)
                         #expect(json["status"] as? Int == 0)
-                        #expect(json["filename"] as? String == "kfeed-1795341600-\(entry.media.key)")
-                        return try #require(json["image_url"] as? String)
+                        // The render's digest, as in its URL's version.
+                        let filename = try #require(json["filename"] as? String)
+                        let url = try #require(json["image_url"] as? String)
+                        #expect(filename.hasSuffix(".png") && url.hasSuffix("?v=\(filename.dropFirst(6).dropLast(4))"))
+                        return url
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
