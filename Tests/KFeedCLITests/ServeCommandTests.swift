@@ -937,9 +937,16 @@ struct ServeCommandTests {
         defer { cache.remove() }
         let server = try await Self.serve(cache)
         #expect((try await Self.get("\(server.base)/current.json")).status == 200)
-        // An idle keep-alive connection must not hold the shutdown up.
+        // An idle keep-alive connection (it was answered once, and stays open) must not hold the shutdown up.
         let idle = RawHTTP.connect(port: server.port)
         defer { if let idle { close(idle) } }
+        if let idle {
+            let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+            #expect(RawHTTP.write(Array(request.utf8), to: idle))
+            #expect(
+                String(decoding: RawHTTP.readAnswer(from: idle, isHead: false), as: UTF8.self).hasPrefix("HTTP/1.1 200")
+            )
+        }
         let stopped = await server.stop(signal)
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
