@@ -8,12 +8,14 @@
 #            (default: all)
 # Environment: KFEED_FUZZ_JOBS  how many targets run at once (default: all of them)
 #              KFEED_FUZZ_NICE  niceness of the fuzzers (default 19)
+#              KFEED_FUZZ_TIMEOUT  seconds one input may take before it counts as a hang (default 10); the clock is
+#                                  the wall's, so a run beside other work at niceness 19 needs more (e.g. 60)
 #
 # Inputs: the committed seeds (Fuzz/corpus/<target>), the committed regressions (Fixtures/fuzz/<target>) and a
 # working corpus that grows between runs (.build-fuzz/corpus/<target>, not committed). Logs go to
 # .build-fuzz/runs/<target>.log, findings (crash-*, timeout-*, oom-*, leak-*) to .build-fuzz/artifacts/<target>/.
-# Prints one summary line per target and exits non-zero if any target crashed, hung (over 10 s on one input),
-# ran out of memory (2 GiB) or leaked. Reproduce a finding: KFEED_FUZZ_TARGET=<target> .build-fuzz/debug/kfeed-fuzz FILE
+# Prints one summary line per target and exits non-zero if any target crashed, hung (over KFEED_FUZZ_TIMEOUT seconds
+# on one input), ran out of memory (2 GiB) or leaked. Reproduce a finding: KFEED_FUZZ_TARGET=<target> .build-fuzz/debug/kfeed-fuzz FILE
 # (or, without sanitizers, swift run kfeed-fuzz <target> FILE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,7 @@ done
 [[ $SECONDS_EACH =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS must be a whole number, not $SECONDS_EACH" >&2; exit 2; }
 JOBS=${KFEED_FUZZ_JOBS:-${#TARGETS[@]}}
 NICENESS=${KFEED_FUZZ_NICE:-19}
+TIMEOUT=${KFEED_FUZZ_TIMEOUT:-10}
 
 bash scripts/deps.sh
 SWIFT_LIB=$(dirname "$(dirname "$(command -v swift)")")/lib
@@ -94,7 +97,7 @@ run() {
   set +e
   # SWIFT_BACKTRACE: the Swift runtime's own crash reporter would race ASan's and can hang; libFuzzer reports.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=$(leaks "$target")} KFEED_FUZZ_TARGET=$target nice -n "$NICENESS" "$BINARY" \
-    -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
+    -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
     -dict="$(dictionary "$target")" -artifact_prefix="$ROOT/$artifacts/" -print_final_stats=1 \
     "${inputs[@]}" >"$SCRATCH/runs/$target.log" 2>&1
   echo $? >"$SCRATCH/runs/$target.status"
