@@ -35,16 +35,7 @@ trap cleanup EXIT
 fail() { echo "package-test.sh: FAIL: $*" >&2; exit 1; }
 step() { echo "package-test.sh: [${SECONDS}s] $*" >&2; }
 
-# The commit kfeed --version should name: git's (as Package.swift reads it), or "unknown" outside a checkout.
-expected_commit() {
-  if git rev-parse --git-dir >/dev/null 2>&1; then
-    local dirty=""
-    [ -z "$(git status --porcelain 2>/dev/null)" ] || dirty="-dirty"
-    echo "$(git rev-parse --short=7 HEAD)$dirty"
-  else
-    echo unknown
-  fi
-}
+expected_commit() { bash scripts/expected-commit.sh; }
 
 if [ -z "$binary" ]; then
   # SwiftPM caches what Package.swift said, the commit included, by the manifest's path and text: a working tree at

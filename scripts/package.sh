@@ -18,16 +18,7 @@ while [ $# -gt 0 ]; do
 done
 bash scripts/deps.sh dpkg-dev
 
-# The commit the binary should name (git's, as Package.swift reads it), or "unknown" outside a checkout.
-expected_commit() {
-  if git rev-parse --git-dir >/dev/null 2>&1; then
-    local dirty=""
-    [ -z "$(git status --porcelain 2>/dev/null)" ] || dirty="-dirty"
-    echo "$(git rev-parse --short=7 HEAD)$dirty"
-  else
-    echo unknown
-  fi
-}
+expected_commit() { bash scripts/expected-commit.sh; }
 
 if [ -z "$binary" ]; then
   build=(swift build -c release --static-swift-stdlib --product kfeed)

@@ -68,18 +68,23 @@ package enum CaptionBand {
         init(width: Int, height canvasHeight: Int) {
             let short = min(width, canvasHeight)
             // 15 % of the short side, at least 32 px (legible), at most half the panel.
-            height = min(max(Int((Float(short) * 0.15).rounded()), 32), max(canvasHeight / 2, 1))
+            height = min(CaptionBand.scaled(short, 0.15, atLeast: 32), max(canvasHeight / 2, 1))
             padding = max(height / 8, 1)
             avatar = max(height - 2 * padding, 1)
             // At least 11, 10 and 11 px: the smallest legible on a 1-bit panel.
-            nameSize = max(Int((Float(height) * 0.30).rounded()), 11)
-            usernameSize = max(Int((Float(height) * 0.23).rounded()), 10)
-            timeSize = max(Int((Float(height) * 0.30).rounded()), 11)
-            markSize = max(Int((Float(height) * 0.40).rounded()), 10)
-            textSize = max(Int((Float(short) * 0.03).rounded()), 12)
+            nameSize = CaptionBand.scaled(height, 0.30, atLeast: 11)
+            usernameSize = CaptionBand.scaled(height, 0.23, atLeast: 10)
+            timeSize = CaptionBand.scaled(height, 0.30, atLeast: 11)
+            markSize = CaptionBand.scaled(height, 0.40, atLeast: 10)
+            textSize = CaptionBand.scaled(short, 0.03, atLeast: 12)
             lineHeight = Int((Float(textSize) * 1.3).rounded())
             textLines = CaptionBand.textLines(width: width, height: canvasHeight)
         }
+    }
+
+    /// `value × factor`, rounded, and at least `minimum`: how every size of the band follows the panel.
+    static func scaled(_ value: Int, _ factor: Float, atLeast minimum: Int) -> Int {
+        max(Int((Float(value) * factor).rounded()), minimum)
     }
 
     /// The slim line's geometry for a canvas.
@@ -92,10 +97,10 @@ package enum CaptionBand {
         init(width: Int, height canvasHeight: Int) {
             let short = min(width, canvasHeight)
             // 7 % of the short side, at least 14 px, at most a third of the panel.
-            height = min(max(Int((Float(short) * 0.07).rounded()), 14), max(canvasHeight / 3, 1))
+            height = min(CaptionBand.scaled(short, 0.07, atLeast: 14), max(canvasHeight / 3, 1))
             padding = max(height / 6, 1)
-            textSize = max(Int((Float(height) * 0.48).rounded()), 8)
-            markSize = max(Int((Float(height) * 0.52).rounded()), 8)
+            textSize = CaptionBand.scaled(height, 0.48, atLeast: 8)
+            markSize = CaptionBand.scaled(height, 0.52, atLeast: 8)
         }
     }
 
