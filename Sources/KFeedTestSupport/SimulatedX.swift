@@ -256,6 +256,11 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
                 "users": Set(numbers.map(author)).sorted().map(user),
             ]
         }
+        return try Self.answer(object, to: request)
+    }
+
+    /// A 200 answer to `request` with `object` as its JSON body (keys sorted).
+    private static func answer(_ object: Any, to request: HTTPRequest) throws -> HTTPResponse {
         let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return HTTPResponse(
             status: 200,
@@ -300,13 +305,7 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
         var object: [String: Any] = [:]
         if !data.isEmpty { object["data"] = data }
         if !errors.isEmpty { object["errors"] = errors }
-        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return HTTPResponse(
-            status: 200,
-            headers: [HTTPHeader("content-type", "application/json")],
-            body: body,
-            url: request.url
-        )
+        return try Self.answer(object, to: request)
     }
 
     /// `GET /2/usage/tweets`: the posts billed per UTC day so far (searches and lookups), as X's counts (strings).
@@ -329,13 +328,7 @@ package final class SimulatedX: HTTPTransport, @unchecked Sendable {
                 "daily_project_usage": ["project_id": "1790000000000000000", "usage": usage],
             ]
         ]
-        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return HTTPResponse(
-            status: 200,
-            headers: [HTTPHeader("content-type", "application/json")],
-            body: body,
-            url: request.url
-        )
+        return try Self.answer(object, to: request)
     }
 
     private func author(_ n: Int) -> Int { n % 3 == 0 ? n % 5 : 5 + n % 40 }
