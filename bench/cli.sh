@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 runs="${1:-20}"
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
-[ -d /tmp/kfeed-corpus ] || bash ../shared/bench/make-corpus.sh >&2
+[ -d /tmp/kfeed-corpus ] || bash bench/corpus.sh >&2
 swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed >&2
 swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2
 bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"

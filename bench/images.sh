@@ -26,7 +26,7 @@ need() { command -v "$1" >/dev/null 2>&1; }
 if ! need vipsthumbnail || ! need djpeg || [ ! -x /usr/bin/time ] || ! /usr/bin/python3 -c 'import PIL, numpy' 2>/dev/null; then
   apt-get install -y libvips-tools libjpeg-turbo-progs time python3-pil python3-numpy >/dev/null
 fi
-[ -d "$CORPUS" ] || bash /work/shared/bench/make-corpus.sh "$CORPUS"
+[ -d "$CORPUS" ] || bash "$ROOT/bench/corpus.sh" "$CORPUS"
 
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-images --product kfeed-bench 2>&1 | tail -1)
 BIN="$ROOT/.build-images/release/kfeed-bench"

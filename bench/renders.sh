@@ -24,7 +24,7 @@ if ! need convert || ! convert -version 2>/dev/null | grep -q ImageMagick || [ !
   apt-get install -y -qq imagemagick time >/dev/null
 fi
 bash "$ROOT/scripts/deps.sh"
-[ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
+[ -d "$CORPUS" ] || bash "$ROOT/bench/corpus.sh" "$CORPUS" >&2
 
 if [ -z "${BIN:-}" ]; then
   (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench 2>&1 | tail -1)

@@ -9,7 +9,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CORPUS=${CORPUS:-/tmp/kfeed-corpus}
-[ -d "$CORPUS" ] || bash "$ROOT/../shared/bench/make-corpus.sh" "$CORPUS" >&2
+[ -d "$CORPUS" ] || bash "$ROOT/bench/corpus.sh" "$CORPUS" >&2
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2)
