@@ -91,11 +91,18 @@ package struct PostChecks: Codable, Sendable, Hashable {
 
     /// The post ids of `manifest` still to be shown at `now` that must be looked up now: shown past ``expiryAge``
     /// after their confirmation (the last entry until `lastEnd`), and confirmed ``lookupAge`` ago or more (or
-    /// never).
-    package func needingLookup(in manifest: Manifest, at now: Date, lastEnd: Date = .distantFuture) -> [String] {
+    /// never); with `ahead`, however recently confirmed (a timeline about to be committed: its lookups are made
+    /// with its search, and billed within its share).
+    package func needingLookup(
+        in manifest: Manifest,
+        at now: Date,
+        lastEnd: Date = .distantFuture,
+        ahead: Bool = false
+    ) -> [String] {
         zip(manifest.entries, Self.ends(of: manifest, lastEnd: lastEnd)).compactMap { entry, end in
             end > now && needsLookup(entry.tweetID, endingAt: end)
-                && confirmedAt(entry.tweetID).addingTimeInterval(Self.lookupAge) <= now ? entry.tweetID : nil
+                && (ahead || confirmedAt(entry.tweetID).addingTimeInterval(Self.lookupAge) <= now)
+                ? entry.tweetID : nil
         }
     }
 

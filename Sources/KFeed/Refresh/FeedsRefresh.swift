@@ -71,7 +71,9 @@ package struct FeedsRefresh: Sendable {
             }
             defer { waiting -= 1 }
             let (pausedUntil, reason) = book.withLock { ($0.pausedUntil, $0.pauseReason) }
-            if let pausedUntil, pausedUntil > now, !force {
+            // A deleted-post lookup alone is not held back: X's 24 hours do not wait for a search's reset (a lookup
+            // X refuses leaves the posts it cannot check to expire).
+            if let pausedUntil, pausedUntil > now, !force, !due.lookupOnly {
                 results.append((feed.name, .paused(until: pausedUntil, reason: reason ?? "X asked to wait")))
                 continue
             }
@@ -81,7 +83,11 @@ package struct FeedsRefresh: Sendable {
             let left = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } : Int.max
             let reserved = min(left, Self.lookupReserve * feeds.count)
             let share = !budget.isLimited ? Int.max : due.lookupOnly ? left : (left - reserved) / waiting
-            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { read in
+            let postBudget = Refresher.PostBudget(
+                posts: share,
+                lookupReserve: budget.isLimited && !due.lookupOnly ? reserved / feeds.count : 0,
+                renewsAt: Ledger.nextDay(after: now)
+            ) { read in
                 book.withLock {
                     _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
                 }

@@ -27,7 +27,8 @@ extension Refresher {
     ///   - client: the X client.
     ///   - limit: the most posts the lookup may read (nil: no cap).
     ///   - keepsUnverified: whether a post that could not be asked about stays until its confirmation is
-    ///     ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a post about to be shown again).
+    ///     ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a timeline about to be committed,
+    ///     whose posts are then all asked about now that would need it before they leave the screen).
     /// - Returns: the posts to take out, those kept unchecked, and the posts X returned.
     func verify(
         _ manifest: Manifest,
@@ -37,7 +38,7 @@ extension Refresher {
         limit: Int?,
         keepsUnverified: Bool
     ) async -> Verified {
-        let needing = run.checks.needingLookup(in: manifest, at: run.now, lastEnd: lastEnd)
+        let needing = run.checks.needingLookup(in: manifest, at: run.now, lastEnd: lastEnd, ahead: !keepsUnverified)
         guard !needing.isEmpty else { return Verified() }
         var result = Verified()
         var unanswered = needing

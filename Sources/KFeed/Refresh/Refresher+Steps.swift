@@ -249,24 +249,44 @@ extension Refresher {
         -> Manifest
     {
         var spent = found.postsRead
-        let fill = { (run: Run) in
-            fillingWithRepeats(
+        // A timeline the cap cut short is replaced when the cap renews: no entry of it is shown later than that.
+        let renewsAt = found.isBudgetLimited ? run.budget?.renewsAt : nil
+        let renewal = renewsAt?.addingTimeInterval(PostChecks.runLateness)
+        let interval = Double(run.builder.interval.seconds)
+        let fill = { (run: Run, spent: Int) in
+            // Under a cap, a repeat that needs a lookup is taken only while the share can still pay for one, or, for
+            // the entry that bridges to the renewal, the cap's lookup reserve; none starts after the renewal.
+            var lookups = run.budget.map { max(0, $0.posts - spent) } ?? Int.max
+            var reserve = run.budget?.lookupReserve ?? 0
+            let checks = run.checks
+            return fillingWithRepeats(
                 distinct,
                 previous: run.previous,
                 builder: run.builder,
                 now: run.now,
                 excluding: run.excluded
-            )
+            ) { id, end in
+                if let renewsAt, end.addingTimeInterval(-interval) >= renewsAt { return false }
+                guard checks.needsLookup(id, endingAt: min(end, renewal ?? end)) else { return true }
+                if lookups > 0 {
+                    lookups -= 1
+                    return true
+                }
+                guard let renewsAt, end >= renewsAt, reserve > 0 else { return false }
+                reserve -= 1
+                return true
+            }
         }
-        var full = fill(run)
-        // The state after this run's success: no retry pending.
+        var full = fill(run, spent)
+        // The state after this run's success: no retry pending; a timeline the cap cut short is replaced when the cap
+        // renews.
         var planned = run.state
         planned.retryAfter = nil
         for round in 1...3 {
-            let limit = run.budget.map { max(0, $0.posts - spent) }
+            let limit = run.budget.map { max(0, $0.posts + $0.lookupReserve - spent) }
             let verified = await verify(
                 full,
-                lastEnd: lastEnd(of: full, state: planned, now: run.now),
+                lastEnd: lastEnd(of: withinBudget(full, found: found, run: run), state: planned, now: run.now),
                 run: &run,
                 client: client,
                 limit: limit,
@@ -276,7 +296,7 @@ extension Refresher {
             guard !verified.removed.isEmpty else { break }
             run.excluded.formUnion(verified.removed)
             if round < 3 {
-                full = fill(run)
+                full = fill(run, spent)
             } else {
                 let entries = full.entries.filter { !verified.removed.contains($0.tweetID) }
                 full = run.builder.manifest(scheduling: entries, query: query, size: settings.size, now: run.now)

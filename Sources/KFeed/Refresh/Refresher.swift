@@ -126,10 +126,19 @@ public struct Refresher: Sendable {
         package var renewsAt: Date
         /// Called with each response's post and user ids as soon as it is in (the ledger counts what X bills).
         package var read: @Sendable (Billed) -> Void
+        /// Posts beyond ``posts`` kept for the lookup of the entry that bridges a timeline the cap cut short to the
+        /// cap's renewal (the day's reads cannot confirm it that long).
+        package var lookupReserve: Int
 
         /// Creates a budget.
-        package init(posts: Int, renewsAt: Date, read: @escaping @Sendable (Billed) -> Void) {
+        package init(
+            posts: Int,
+            lookupReserve: Int = 0,
+            renewsAt: Date,
+            read: @escaping @Sendable (Billed) -> Void
+        ) {
             self.posts = posts
+            self.lookupReserve = lookupReserve
             self.renewsAt = renewsAt
             self.read = read
         }
@@ -209,9 +218,11 @@ public struct Refresher: Sendable {
         guard var next = manifest.reloadAfter else { return .distantFuture }
         if let retry = state.retryAfter { next = max(next, retry) }
         if let quiet = settings.quietHours {
-            let plain = next <= now ? Dueness(isDue: true) : Dueness(isDue: false, until: next)
-            let night = QuietHours.Night(quiet, zone: settings.timeZone).dueness(plain, manifest: manifest, now: now)
-            next = night.isDue ? now : night.until ?? next
+            // In the night, no search before its end; from then on, as the quiet hours say.
+            let from = quiet.end(ofQuietAt: now, in: settings.timeZone) ?? now
+            let plain = next <= from ? Dueness(isDue: true) : Dueness(isDue: false, until: next)
+            let night = QuietHours.Night(quiet, zone: settings.timeZone).dueness(plain, manifest: manifest, now: from)
+            next = night.isDue ? from : night.until ?? next
         }
         return max(next, now).addingTimeInterval(PostChecks.runLateness)
     }
