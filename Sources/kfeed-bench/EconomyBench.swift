@@ -49,7 +49,7 @@ enum EconomyBench {
         print("posts returned per UTC day, what X bills); start 2026-11-22T09:00:00Z")
         print("")
         var missed: [String] = []
-        for scenario in scenarios where ProcessInfo.processInfo.environment["DEBUGX"] == nil {
+        for scenario in scenarios {
             let result = try await run(scenario, hours: scenario.hours ?? hours)
             if result.notDueRequests > 0 { missed.append("\(scenario.name): requests when not due") }
             if result.unmarkedRepeats > 0 {
@@ -75,8 +75,8 @@ enum EconomyBench {
         missed += try await threeFeeds(days: 7, postsPerDay: 60)
         print("")
         print(
-            "goals (≤ 30 posts billed and ≤ 2 requests a healthy day, lookups included, 0 when not due, ≤ 12 a failing day, a picture every "
-                + "quarter hour, repeats only when marked, three feeds never over their budget): "
+            "goals (≤ 30 posts billed and ≤ 2 requests a healthy day, lookups included, 0 when not due, ≤ 12 a "
+                + "failing day, a picture every quarter hour, repeats only when marked, three feeds never over their budget): "
                 + (missed.isEmpty ? "met" : "missed: " + missed.joined(separator: "; "))
         )
         if !missed.isEmpty { exit(1) }
@@ -218,11 +218,6 @@ enum EconomyBench {
             }
             for feed in feeds where try feed.refresher.store.manifest()?.currentEntryIndex(at: now) == nil {
                 uncovered[feed.name, default: 0] += 1
-                if ProcessInfo.processInfo.environment["DEBUGX"] != nil, let m = try feed.refresher.store.manifest() {
-                    print(
-                        "DEBUG \(feed.name) \(now) entries \(m.entries.count) gen \(m.generatedAt) reload \(String(describing: m.reloadAfter)) state \(String(describing: feed.refresher.store.state()?.retryAfter)) lookup \(String(describing: feed.refresher.store.state()?.lookupDue))"
-                    )
-                }
             }
             now.addTimeInterval(900)
         }
@@ -233,8 +228,8 @@ enum EconomyBench {
         print(
             "  "
                 + spent.enumerated().map { day, cost in
-                    "day \(day): \(cost.postsBilled) posts (\(cost.postsLookedUp) looked up), \(cost.requests) searches + "
-                        + "\(cost.lookups) lookups, "
+                    "day \(day): \(cost.postsBilled) posts (\(cost.postsLookedUp) looked up), \(cost.requests) "
+                        + "searches + \(cost.lookups) lookups, "
                         + String(format: "$%.2f", budget.cost(posts: cost.postsBilled, users: cost.usersRead))
                 }.joined(separator: " | ")
         )

@@ -164,8 +164,8 @@ struct RefresherChecksTests {
             x.isFailing = true
             await Self.cron(refresher, x: x, from: 22.75 * Self.hour, through: 23.25 * Self.hour)
             #expect(try refresher.store.manifest() == first)
-            // At 23.5 h the lookup fails too, and no post read at t0 may still be shown: the timeline's remaining entries go, and with nothing
-            // confirmed since the timeline is empty, saying why.
+            // At 23.5 h the lookup fails too, and no post read at t0 may still be shown: the timeline's remaining
+            // entries go, and with nothing confirmed since the timeline is empty, saying why.
             await Self.cron(refresher, x: x, from: 23.25 * Self.hour, through: 23.5 * Self.hour)
             #expect(!x.lookupRequests.isEmpty)
             let manifest = try #require(try refresher.store.manifest())

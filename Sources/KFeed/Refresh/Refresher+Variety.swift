@@ -94,8 +94,8 @@ extension Refresher {
     /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
     /// (`docs/timeline.md`): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
     /// repeat, never a post, a media key or a picture twice; dated anew.
-    /// - Parameter confirmable: whether a repeat may be placed at an index (ending at that instant, at the latest):
-    ///   its confirmation covers it, or a lookup may still be afforded (`Refresher+Steps.swift`). Nil: any.
+    /// `confirmable` says whether a repeat may take the next place (ending, at the latest, at the instant given): its
+    /// confirmation covers it, or a lookup may still be afforded (`Refresher+Steps.swift`); nil: any.
     func fillingWithRepeats(
         _ distinct: DistinctPictures,
         previous: Manifest?,
