@@ -155,6 +155,35 @@ struct RefresherChecksTests {
         }
     }
 
+    @Test func theLastEntrysEndCountsFromTheQuietHoursEndAndALookupRunsInTheNight() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            var settings = FeedSettings(query: .default, builder: TimelineBuilder(entryCount: 8), size: .small)
+            settings.quietHours = try QuietHours(parsing: "23:00-07:00")
+            let refresher = Refresher.testing(in: directory, transport: x, settings: settings)
+            // Made at 22:30 UTC (the eve): eight hours reload at 05:30, in the night, so the refresh waits until 07:00.
+            let eve = Self.t0.addingTimeInterval(13.5 * Self.hour)
+            x.now = eve
+            let manifest = try Self.refreshed(try await refresher.refresh(now: eve, force: true))
+            let morning = Self.t0.addingTimeInterval(22 * Self.hour)
+            let state = try #require(refresher.store.state())
+            #expect(refresher.lastEnd(of: manifest, state: state, now: eve) == morning.addingTimeInterval(20 * 60))
+            let night = Self.t0.addingTimeInterval(17 * Self.hour)
+            #expect(refresher.lastEnd(of: manifest, state: state, now: night) == morning.addingTimeInterval(20 * 60))
+            // Read at 22:30 and off by 07:20: no lookup.
+            #expect(state.lookupDue == nil)
+            // A lookup that falls due in the night runs (it is no search); a search due then waits for 07:00.
+            var due = state
+            due.lookupDue = night.addingTimeInterval(-Self.hour)
+            let lookup = refresher.dueness(manifest: manifest, state: due, now: night)
+            #expect(lookup.isDue && lookup.lookupOnly)
+            due.lookupDue = nil
+            due.retryAfter = night.addingTimeInterval(-Self.hour)
+            #expect(refresher.dueness(manifest: manifest, state: due, now: night).isDue == false)
+            #expect(refresher.searchHeldBack(due, now: night))
+        }
+    }
+
     @Test func aPostThatCannotBeCheckedGoesWhenItsConfirmationIsTwentyThreeAndAHalfHoursOld() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
