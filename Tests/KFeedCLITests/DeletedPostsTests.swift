@@ -6,7 +6,8 @@ import Testing
 
 /// Deleted within a day and the whole bill, through the built binary against a loopback X that answers search, post
 /// lookup and usage (`SimulatedX` over `LoopbackServer`): a post deleted between two runs is gone from the
-/// timeline, the cache and a running `kfeed serve` within the next run; the ledger and `kfeed status` show the bill
+/// timeline, the cache and a running `kfeed serve` within the next run that would keep it on screen, and within 24
+/// hours of its deletion; the ledger and `kfeed status` show the bill
 /// and X's own count beside it.
 @Suite(.timeLimit(.minutes(3)))
 struct DeletedPostsTests {
@@ -40,29 +41,40 @@ struct DeletedPostsTests {
             #expect(first.status == 0, "\(first.stderr)")
             let day = try #require(try CacheStore(directory: cache).manifest())
             #expect(day.entries.count == 24)
-            let victim = day.entries[21]
+            // The post on screen at the end of the day: its hour begins at 23 h.
+            let victim = try #require(day.entries.last)
             let image = try #require(victim.image)
             let served = try await RunningServer.start(
-                ["--cache", cache.path, "--listen", "127.0.0.1:0", "--now", Self.at(19.5)]
+                ["--cache", cache.path, "--listen", "127.0.0.1:0", "--now", Self.at(23.1)]
             )
             let before = try await RawHTTP.request("GET", "/\(image)", port: served.port)
             #expect(before.status == 200)
+            let shown = try await RawHTTP.request("GET", "/current.json", port: served.port)
+            #expect(shown.text.contains(victim.tweetID))
 
-            // 19 hours later nothing is due: no request at all.
+            // 19 hours later nothing is due: no request at all (the day's hours take every post off in time).
             x.now = Self.t0.addingTimeInterval(19 * 3_600)
             let requests = server.requests.count
             let quiet = try await Self.refresh(server, cache: cache, hours: 19)
             #expect(quiet.status == 0, "\(quiet.stderr)")
             #expect(server.requests.count == requests)
 
-            // The post is deleted on X; at 20 hours the lookup finds it gone and the run makes a timeline without it.
+            // The post is deleted on X at 19 h. The refresh due at 23 h is refused (a rate limit): the post stays on
+            // screen past its read plus 23.5 hours unless looked up, so the next run looks it up, finds it gone and,
+            // with the search held back, commits the timeline without it, 4.25 hours after the deletion.
             x.deleted = [try #require(SimulatedX.post(ofID: victim.tweetID))]
-            x.now = Self.t0.addingTimeInterval(20 * 3_600)
-            let second = try await Self.refresh(server, cache: cache, hours: 20)
+            x.rateLimitedUntil = Self.t0.addingTimeInterval(26 * 3_600)
+            x.now = Self.t0.addingTimeInterval(23 * 3_600)
+            let refused = try await Self.refresh(server, cache: cache, hours: 23)
+            #expect(refused.status != 0)
+            #expect(x.lookupRequests.isEmpty)
+            x.now = Self.t0.addingTimeInterval(23.25 * 3_600)
+            let second = try await Self.refresh(server, cache: cache, hours: 23.25)
             #expect(second.status == 0, "\(second.stderr)")
-            #expect(x.lookupRequests.first?.contains(victim.tweetID) == true)
+            #expect(x.lookupRequests == [[victim.tweetID]])
             let after = try #require(try CacheStore(directory: cache).manifest())
             #expect(!after.entries.contains { $0.tweetID == victim.tweetID })
+            #expect(!after.entries.isEmpty)
             let json = try String(contentsOf: cache.appendingPathComponent("timeline.json"), encoding: .utf8)
             #expect(!json.contains(victim.tweetID))
             #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent(image).path))
@@ -76,10 +88,14 @@ struct DeletedPostsTests {
             // The bill: the searches' posts and authors, and the lookup's posts, in the ledger and in kfeed status,
             // beside X's own count (which the simulated X keeps as X would: a post once a UTC day).
             let ledger = CacheRoot(directory: cache).ledger()
-            #expect(ledger.lookups.values.reduce(0, +) > 0)
+            // The lookup asked about the deleted post only: X returns it in `errors`, and bills no post for it.
+            #expect(ledger.lookups.values.reduce(0, +) == 0)
             #expect(ledger.users.values.reduce(0, +) > 0)
             let status = try await KFeedProcess.run(
-                ["status", "--api-base", server.baseURL.absoluteString, "--cache", cache.path, "--now", Self.at(20)],
+                [
+                    "status", "--api-base", server.baseURL.absoluteString, "--cache", cache.path, "--now",
+                    Self.at(23.25),
+                ],
                 environment: Self.environment
             )
             #expect(status.status == 0, "\(status.stderr)")
@@ -89,7 +105,7 @@ struct DeletedPostsTests {
             #expect(status.stdout.contains("matches"), "\(status.stdout)")
             let asJSON = try await KFeedProcess.run(
                 ["status", "--json", "--api-base", server.baseURL.absoluteString, "--cache", cache.path]
-                    + ["--now", Self.at(20)],
+                    + ["--now", Self.at(23.25)],
                 environment: Self.environment
             )
             let object = try JSONSerialization.jsonObject(with: Data(asJSON.stdout.utf8)) as? [String: Any]

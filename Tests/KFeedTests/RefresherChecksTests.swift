@@ -5,9 +5,10 @@ import Testing
 
 @testable import KFeed
 
-/// Deleted within a day: the posts still on screen 20 hours after they were read are looked up (no search), a post
-/// gone from X leaves the timeline and the cache at that run, repeats are looked up before they are shown again, and
-/// a post that cannot be checked is not shown once its confirmation is 23 hours old.
+/// Deleted within a day: a post read at C is off every screen before C + 24 h, either because the timeline's hours
+/// (and the refresh due at its end) take it off in time, with no lookup, or because a lookup confirmed it again; a post
+/// gone from X leaves the timeline and the cache at the run that learns it; repeats are looked up before they are shown
+/// again; a post that cannot be checked is not shown once its confirmation is 23.5 hours old.
 struct RefresherChecksTests {
     private static let t0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22T09:00:00Z
     private static let hour: TimeInterval = 3_600
@@ -25,35 +26,66 @@ struct RefresherChecksTests {
         return manifest
     }
 
-    @Test func postsShownTwentyHoursAfterTheirReadAreLookedUpWithoutASearch() async throws {
+    /// Runs the refresher from cron every 15 minutes from `start` (exclusive) to `end` (inclusive).
+    private static func cron(
+        _ refresher: Refresher,
+        x: SimulatedX,
+        from start: TimeInterval,
+        through end: TimeInterval
+    ) async {
+        var at = start + 900
+        while at <= end {
+            let now = Self.t0.addingTimeInterval(at)
+            x.now = now
+            _ = try? await refresher.refresh(now: now)
+            at += 900
+        }
+    }
+
+    @Test func aHealthyDayLooksNothingUpTheTimelinesHoursTakeEveryPostOffInTime() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
             let refresher = Self.refresher(directory, x: x)
             let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
-            #expect(x.lookupRequests.isEmpty)  // everything was read just now
-            let state = try #require(refresher.store.state())
-            #expect(state.lookupDue == Self.t0.addingTimeInterval(20 * Self.hour))
-            // Not due before: the cron run reads state.json and asks nothing.
-            let early = Self.t0.addingTimeInterval(19 * Self.hour)
-            x.now = early
-            guard case .notDue(let until) = try await refresher.refresh(now: early) else {
-                Issue.record("due at 19 h")
+            // Every entry ends before its read plus 23.5 hours: the last one by the refresh due at its date, made by a
+            // cron run within 20 minutes.
+            #expect(first.reloadAfter == Self.t0.addingTimeInterval(23 * Self.hour))
+            let lastEnd = refresher.lastEnd(of: first, state: try #require(refresher.store.state()), now: Self.t0)
+            #expect(lastEnd == Self.t0.addingTimeInterval(23 * Self.hour + 20 * 60))
+            let checks = try #require(refresher.store.checks())
+            #expect(checks.nextLookup(for: first, lastEnd: lastEnd) == nil)
+            #expect(refresher.store.state()?.lookupDue == nil)
+            // Two days of cron: one search a day, no lookup at all.
+            await Self.cron(refresher, x: x, from: 0, through: 47 * Self.hour)
+            #expect(x.lookupRequests.isEmpty)
+            #expect(x.searchParameters.count == 3)
+            let now = try #require(try refresher.store.manifest())
+            #expect(now.generatedAt == Self.t0.addingTimeInterval(46 * Self.hour))
+        }
+    }
+
+    @Test func aFailedRefreshAtTheEndLooksUpThePostsItKeepsOnScreenAndKeepsThemWhenThere() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            let refresher = Self.refresher(directory, x: x)
+            let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+            // The search due at 23 h is refused (a rate limit for three hours); lookups still answer.
+            let end = Self.t0.addingTimeInterval(23 * Self.hour)
+            x.rateLimitedUntil = end.addingTimeInterval(3 * Self.hour)
+            x.now = end
+            await #expect(throws: KFeedError.self) { try await refresher.refresh(now: end) }
+            // The last entry now stays until the retry, past its read plus 23.5 hours: looked up at the next run.
+            #expect(refresher.store.state()?.lookupDue == end.addingTimeInterval(900))
+            let next = end.addingTimeInterval(900)
+            x.now = next
+            guard case .notDue = try await refresher.refresh(now: next) else {
+                Issue.record("the lookup made a new timeline")
                 return
             }
-            #expect(until == Self.t0.addingTimeInterval(20 * Self.hour))
-            // At 20 h: one lookup of the four posts still to be shown, no search, nothing committed but the state.
-            let searches = x.searchParameters.count
-            let due = Self.t0.addingTimeInterval(20 * Self.hour)
-            x.now = due
-            guard case .notDue = try await refresher.refresh(now: due) else {
-                Issue.record("a lookup with every post present made a new timeline")
-                return
-            }
-            #expect(x.searchParameters.count == searches)
-            #expect(x.lookupRequests == [first.entries.suffix(4).map(\.tweetID)])
+            #expect(x.lookupRequests == [[try #require(first.entries.last?.tweetID)]])
             #expect(try refresher.store.manifest() == first)
-            // Next: the last entry (on screen until a timeline replaces it) 20 h after this lookup.
-            #expect(refresher.store.state()?.lookupDue == due.addingTimeInterval(20 * Self.hour))
+            // Confirmed again at 23.25 h: it may stay until the retry's refresh (26 h and 20 min) with no other lookup.
+            #expect(refresher.store.state()?.lookupDue == nil)
         }
     }
 
@@ -62,20 +94,43 @@ struct RefresherChecksTests {
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
             let refresher = Self.refresher(directory, x: x)
             let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
-            let victim = first.entries[21]
+            let victim = try #require(first.entries.last)
             let image = try #require(victim.image)
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(image).path))
             x.deleted = [try #require(SimulatedX.post(ofID: victim.tweetID))]
-            let due = Self.t0.addingTimeInterval(20 * Self.hour)
-            x.now = due
-            let second = try Self.refreshed(try await refresher.refresh(now: due))
+            // The refresh due at 23 h fails: the lookup at the next run finds the post on screen gone, and, with the
+            // search held back by the rate limit, the timeline is committed without it.
+            let end = Self.t0.addingTimeInterval(23 * Self.hour)
+            x.rateLimitedUntil = end.addingTimeInterval(3 * Self.hour)
+            x.now = end
+            await #expect(throws: KFeedError.self) { try await refresher.refresh(now: end) }
+            let next = end.addingTimeInterval(900)
+            x.now = next
+            _ = try await refresher.refresh(now: next)
+            let second = try #require(try refresher.store.manifest())
             #expect(!second.entries.contains { $0.tweetID == victim.tweetID })
-            #expect(second.entries.count == 24)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(image).path))
             let checks = try #require(refresher.store.checks())
             #expect(checks.gone[victim.tweetID]?.reason == .deleted)
-            // The entry on screen at 20 h is the new timeline's first: a picture every hour.
-            #expect(second.currentEntryIndex(at: due) == 0)
+            #expect(x.searchParameters.count == 2)
+            // The entry before it is back on screen: confirmed at t0, it goes at 23.5 h unless a lookup confirms it.
+            #expect(second.lastEntryIndex(at: next) == second.entries.count - 1)
+        }
+    }
+
+    @Test func aPostDeletedDuringTheDayIsOffTheScreenAtItsHoursEndWithoutALookup() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            let refresher = Self.refresher(directory, x: x)
+            let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+            // A post of the middle of the day is deleted at 1 h: it is off the screen at its hour's end (12 h, within
+            // 24 h of its read and of its deletion) and never shown again.
+            let victim = first.entries[11]
+            x.deleted = [try #require(SimulatedX.post(ofID: victim.tweetID))]
+            await Self.cron(refresher, x: x, from: 0, through: 23 * Self.hour)
+            let second = try #require(try refresher.store.manifest())
+            #expect(second.generatedAt == Self.t0.addingTimeInterval(23 * Self.hour))
+            #expect(!second.entries.contains { $0.tweetID == victim.tweetID })
         }
     }
 
@@ -100,28 +155,48 @@ struct RefresherChecksTests {
         }
     }
 
-    @Test func aPostThatCannotBeCheckedGoesWhenItsConfirmationIsTwentyThreeHoursOld() async throws {
+    @Test func theLastEntrysEndCountsFromTheQuietHoursEndAndALookupRunsInTheNight() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            let x = SimulatedX(start: Self.t0, postsPerDay: 400)
+            var settings = FeedSettings(query: .default, builder: TimelineBuilder(entryCount: 8), size: .small)
+            settings.quietHours = try QuietHours(parsing: "23:00-07:00")
+            let refresher = Refresher.testing(in: directory, transport: x, settings: settings)
+            // Made at 22:30 UTC (the eve): eight hours reload at 05:30, in the night, so the refresh waits until 07:00.
+            let eve = Self.t0.addingTimeInterval(13.5 * Self.hour)
+            x.now = eve
+            let manifest = try Self.refreshed(try await refresher.refresh(now: eve, force: true))
+            let morning = Self.t0.addingTimeInterval(22 * Self.hour)
+            let state = try #require(refresher.store.state())
+            #expect(refresher.lastEnd(of: manifest, state: state, now: eve) == morning.addingTimeInterval(20 * 60))
+            let night = Self.t0.addingTimeInterval(17 * Self.hour)
+            #expect(refresher.lastEnd(of: manifest, state: state, now: night) == morning.addingTimeInterval(20 * 60))
+            // Read at 22:30 and off by 07:20: no lookup.
+            #expect(state.lookupDue == nil)
+            // A lookup that falls due in the night runs (it is no search); a search due then waits for 07:00.
+            var due = state
+            due.lookupDue = night.addingTimeInterval(-Self.hour)
+            let lookup = refresher.dueness(manifest: manifest, state: due, now: night)
+            #expect(lookup.isDue && lookup.lookupOnly)
+            due.lookupDue = nil
+            due.retryAfter = night.addingTimeInterval(-Self.hour)
+            #expect(refresher.dueness(manifest: manifest, state: due, now: night).isDue == false)
+            #expect(refresher.searchHeldBack(due, now: night))
+        }
+    }
+
+    @Test func aPostThatCannotBeCheckedGoesWhenItsConfirmationIsTwentyThreeAndAHalfHoursOld() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let x = SimulatedX(start: Self.t0, postsPerDay: 400)
             let refresher = Self.refresher(directory, x: x, entries: 24)
             let first = try Self.refreshed(try await refresher.refresh(now: Self.t0))
-            // From 20 h on the spend cap allows nothing: the lookup is not made, the posts stay for now.
-            let spent = Refresher.PostBudget(posts: 0, renewsAt: Self.t0.addingTimeInterval(86_400)) { _ in }
-            let due = Self.t0.addingTimeInterval(20 * Self.hour)
-            x.now = due
-            guard case .notDue = try await refresher.refresh(now: due, budget: spent) else {
-                Issue.record("the unchecked posts were taken out before their time")
-                return
-            }
-            #expect(x.lookupRequests.isEmpty)
+            // From 23 h X fails (searches and lookups): the timeline on screen keeps its last entry for now.
+            x.isFailing = true
+            await Self.cron(refresher, x: x, from: 22.75 * Self.hour, through: 23.25 * Self.hour)
             #expect(try refresher.store.manifest() == first)
-            // Asked again within the hour.
-            #expect(refresher.store.state()?.lookupDue == due.addingTimeInterval(Self.hour))
-            // At 23 h no post read at t0 may still be shown: the timeline's remaining entries go, and with nothing
-            // else in hand the timeline is empty, saying why.
-            let expiry = Self.t0.addingTimeInterval(23 * Self.hour)
-            x.now = expiry
-            _ = try await refresher.refresh(now: expiry, budget: spent)
+            // At 23.5 h the lookup fails too, and no post read at t0 may still be shown: the timeline's remaining
+            // entries go, and with nothing confirmed since the timeline is empty, saying why.
+            await Self.cron(refresher, x: x, from: 23.25 * Self.hour, through: 23.5 * Self.hour)
+            #expect(!x.lookupRequests.isEmpty)
             let manifest = try #require(try refresher.store.manifest())
             #expect(manifest.entries.isEmpty)
             #expect(manifest.emptyReason != nil)
@@ -130,7 +205,6 @@ struct RefresherChecksTests {
                     atPath: directory.appendingPathComponent(first.entries[23].image ?? "-").path
                 )
             )
-            #expect(x.searchParameters.count == 1)
         }
     }
 }

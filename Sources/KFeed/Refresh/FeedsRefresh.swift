@@ -71,16 +71,23 @@ package struct FeedsRefresh: Sendable {
             }
             defer { waiting -= 1 }
             let (pausedUntil, reason) = book.withLock { ($0.pausedUntil, $0.pauseReason) }
-            if let pausedUntil, pausedUntil > now, !force {
+            // A deleted-post lookup alone is not held back: X's 24 hours do not wait for a search's reset (a lookup
+            // X refuses leaves the posts it cannot check to expire).
+            if let pausedUntil, pausedUntil > now, !force, !due.lookupOnly {
                 results.append((feed.name, .paused(until: pausedUntil, reason: reason ?? "X asked to wait")))
                 continue
             }
-            // The deleted-post checks come first: a lookup alone takes what is left; a search leaves each feed
-            // ``lookupReserve`` posts of it for the day's lookups.
+            // The deleted-post checks of the timelines on screen come first: a lookup alone takes what is left; a
+            // refresh (its searches, and the lookups of the repeats it would show) leaves ``lookupReserve`` posts a
+            // feed of it for them.
             let left = budget.isLimited ? book.withLock { budget.postsLeft(in: $0, at: now) } : Int.max
-            let reserved = min(left / 2, Self.lookupReserve * feeds.count)
+            let reserved = min(left, Self.lookupReserve * feeds.count)
             let share = !budget.isLimited ? Int.max : due.lookupOnly ? left : (left - reserved) / waiting
-            let postBudget = Refresher.PostBudget(posts: share, renewsAt: Ledger.nextDay(after: now)) { read in
+            let postBudget = Refresher.PostBudget(
+                posts: share,
+                lookupReserve: budget.isLimited && !due.lookupOnly ? reserved / feeds.count : 0,
+                renewsAt: Ledger.nextDay(after: now)
+            ) { read in
                 book.withLock {
                     _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
                 }
@@ -100,9 +107,10 @@ package struct FeedsRefresh: Sendable {
         return results
     }
 
-    /// The posts a day's cap keeps per feed for the lookups of posts shown again (the last four entries of an hourly
-    /// day and a few repeats).
-    static let lookupReserve = 8
+    /// The posts a day's cap keeps per feed for the deleted-post lookups: a timeline the cap cut short stays on
+    /// screen until the cap renews, and its last entry is looked up once if that is more than a day after its read
+    /// (`docs/feeds.md`, the spend cap).
+    static let lookupReserve = 2
 
     /// One due feed's refresh within `budget`: its outcome, or its error (the last good timeline stays).
     private static func refresh(

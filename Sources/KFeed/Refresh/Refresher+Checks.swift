@@ -18,24 +18,27 @@ extension Refresher {
         var postsRead = 0
     }
 
-    /// Asks X about the posts of `manifest` that need it at `run.now` (``PostChecks/needingLookup(in:at:)``), at
-    /// most `limit` of them, and records the answer in `run.checks`.
+    /// Asks X about the posts of `manifest` that need it at `run.now` (``PostChecks/needingLookup(in:at:lastEnd:)``),
+    /// at most `limit` of them, and records the answer in `run.checks`.
     /// - Parameters:
     ///   - manifest: the timeline whose posts are asked about.
+    ///   - lastEnd: when its last entry is sure to be off the screen (``lastEnd(of:state:now:)``).
     ///   - run: the run (its checks, budget and instant).
     ///   - client: the X client.
     ///   - limit: the most posts the lookup may read (nil: no cap).
     ///   - keepsUnverified: whether a post that could not be asked about stays until its confirmation is
-    ///     ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a post about to be shown again).
+    ///     ``PostChecks/expiryAge`` old (a timeline on screen), or goes at once (a timeline about to be committed,
+    ///     whose posts are then all asked about now that would need it before they leave the screen).
     /// - Returns: the posts to take out, those kept unchecked, and the posts X returned.
     func verify(
         _ manifest: Manifest,
+        lastEnd: Date,
         run: inout Run,
         client: XClient,
         limit: Int?,
         keepsUnverified: Bool
     ) async -> Verified {
-        let needing = run.checks.needingLookup(in: manifest, at: run.now)
+        let needing = run.checks.needingLookup(in: manifest, at: run.now, lastEnd: lastEnd, ahead: !keepsUnverified)
         guard !needing.isEmpty else { return Verified() }
         var result = Verified()
         var unanswered = needing
@@ -85,22 +88,29 @@ extension Refresher {
     /// checks and the state).
     func checkPosts(of previous: Manifest, run: inout Run, client: XClient) async throws -> Outcome? {
         let limit = run.budget.map { max(0, $0.posts) }
-        let verified = await verify(previous, run: &run, client: client, limit: limit, keepsUnverified: true)
+        let verified = await verify(
+            previous,
+            lastEnd: lastEnd(of: previous, state: run.state, now: run.now),
+            run: &run,
+            client: client,
+            limit: limit,
+            keepsUnverified: true
+        )
         if !verified.removed.isEmpty {
             run.withdrawn = verified.removed
             run.excluded.formUnion(verified.removed)
             return nil
         }
-        // Nothing gone: the next lookup when a post on screen is 20 hours confirmed; a post that could not be asked
-        // about is asked again within the hour, and taken out when its confirmation is 23 hours old.
-        var next = run.checks.nextLookup(for: previous)
+        // Nothing gone: the next lookup when a post on screen needs one again; a post that could not be asked about
+        // is asked again within the hour, and taken out when its confirmation is ``PostChecks/expiryAge`` old.
+        scheduleLookup(for: previous, state: &run.state, checks: run.checks, now: run.now)
         let expiries = verified.unverified.map {
             run.checks.confirmedAt($0).addingTimeInterval(PostChecks.expiryAge)
         }
         if let soonest = expiries.min() {
-            next = min(soonest, run.now.addingTimeInterval(3_600))
+            let next = min(soonest, run.now.addingTimeInterval(3_600))
+            run.state.lookupDue = max(next, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
         }
-        run.state.lookupDue = next.map { max($0, run.now.addingTimeInterval(TimelineBuilder.minimumWait)) }
         try store.write(run.checks.trimmed(keeping: previous, at: run.now))
         try store.write(run.state)
         store.log(
@@ -158,14 +168,14 @@ extension Refresher {
         }
         guard !run.withdrawn.isEmpty else { return }
         store.withdraw(run.withdrawn, of: previous, keeping: manifest)
-        run.state.lookupDue = run.checks.nextLookup(for: manifest)
+        scheduleLookup(for: manifest, state: &run.state, checks: run.checks, now: run.now)
         try store.write(run.checks.trimmed(keeping: manifest, at: run.now))
         try store.commit(manifest)
         try store.write(run.state)
         store.sweep(current: manifest, previous: previous, withdrawn: run.withdrawn)
         store.log(
             "took \(run.withdrawn.count) posts out of the timeline (gone from X, or not checked within "
-                + "\(Int(PostChecks.expiryAge / 3_600)) hours)",
+                + String(format: "%g hours)", PostChecks.expiryAge / 3_600),
             at: run.now
         )
         run.withdrawn = []

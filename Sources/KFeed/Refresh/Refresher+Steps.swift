@@ -127,7 +127,10 @@ extension Refresher {
         let missing = builder.postsStillWanted(after: newer.results.feedItems + pool)
         let read = run.earlier.flatMap(\.postIDs) + run.history.postIDs
         let allowance = RecentSearchRequest.pageSize(forEntries: builder.entryCount) - newer.postsRead
-        if missing > 0, run.sinceID != nil, allowance >= RecentSearchRequest.minimumPageSize,
+        // Repeats would fill what it leaves (looked up first: a request of its own), so a search back in time is
+        // made only when the repeats cannot: a day's refresh stays at two requests.
+        let repeatable = run.checksPosts ? (run.previous?.entries.filter { !$0.placeholder }.count ?? 0) : 0
+        if missing > 0, run.sinceID != nil, allowance >= RecentSearchRequest.minimumPageSize, repeatable < missing,
             let oldest = read.min(by: Self.isOlder)
         {
             var onePage = client
@@ -246,24 +249,54 @@ extension Refresher {
         -> Manifest
     {
         var spent = found.postsRead
-        let fill = { (run: Run) in
-            fillingWithRepeats(
+        // A timeline the cap cut short is replaced when the cap renews: no entry of it is shown later than that.
+        let renewsAt = found.isBudgetLimited ? run.budget?.renewsAt : nil
+        let renewal = renewsAt?.addingTimeInterval(PostChecks.runLateness)
+        let interval = Double(run.builder.interval.seconds)
+        let fill = { (run: Run, spent: Int) in
+            // Under a cap, a repeat that needs a lookup is taken only while the share can still pay for one, or, for
+            // the entry that bridges to the renewal, the cap's lookup reserve; none starts after the renewal.
+            var lookups = run.budget.map { max(0, $0.posts - spent) } ?? Int.max
+            var reserve = run.budget?.lookupReserve ?? 0
+            let checks = run.checks
+            return fillingWithRepeats(
                 distinct,
                 previous: run.previous,
                 builder: run.builder,
                 now: run.now,
                 excluding: run.excluded
-            )
+            ) { id, end in
+                if let renewsAt, end.addingTimeInterval(-interval) >= renewsAt { return false }
+                guard checks.needsLookup(id, endingAt: min(end, renewal ?? end)) else { return true }
+                if lookups > 0 {
+                    lookups -= 1
+                    return true
+                }
+                guard let renewsAt, end >= renewsAt, reserve > 0 else { return false }
+                reserve -= 1
+                return true
+            }
         }
-        var full = fill(run)
+        var full = fill(run, spent)
+        // The state after this run's success: no retry pending; a timeline the cap cut short is replaced when the cap
+        // renews.
+        var planned = run.state
+        planned.retryAfter = nil
         for round in 1...3 {
-            let limit = run.budget.map { max(0, $0.posts - spent) }
-            let verified = await verify(full, run: &run, client: client, limit: limit, keepsUnverified: false)
+            let limit = run.budget.map { max(0, $0.posts + $0.lookupReserve - spent) }
+            let verified = await verify(
+                full,
+                lastEnd: lastEnd(of: withinBudget(full, found: found, run: run), state: planned, now: run.now),
+                run: &run,
+                client: client,
+                limit: limit,
+                keepsUnverified: false
+            )
             spent += verified.postsRead
             guard !verified.removed.isEmpty else { break }
             run.excluded.formUnion(verified.removed)
             if round < 3 {
-                full = fill(run)
+                full = fill(run, spent)
             } else {
                 let entries = full.entries.filter { !verified.removed.contains($0.tweetID) }
                 full = run.builder.manifest(scheduling: entries, query: query, size: settings.size, now: run.now)
@@ -323,9 +356,7 @@ extension Refresher {
         note(found, in: &run.state)
         run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
         run.state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
-        run.state.lookupDue = run.checks.nextLookup(for: manifest).map {
-            max($0, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
-        }
+        scheduleLookup(for: manifest, state: &run.state, checks: run.checks, now: run.now)
         try store.write(run.state)
         let spares =
             settings.noRepeatWindow > 0
@@ -363,6 +394,8 @@ extension Refresher {
         // The posts read were billed and none is usable: the next search starts after them.
         if settings.noRepeatWindow > 0, let newest = found.newestPostID { run.state.sinceID = newest }
         if run.previous == nil { try store.commit(empty) }
+        scheduleLookup(for: (try? store.manifest()) ?? nil, state: &run.state, checks: run.checks, now: run.now)
+        try store.write(run.checks.trimmed(keeping: (try? store.manifest()) ?? nil, at: run.now))
         try store.write(run.state)
         let retry = run.state.retryAfter.map(InstantFormat.string) ?? "-"
         store.log(
@@ -384,6 +417,9 @@ extension Refresher {
         run.state.budgetSpentUntil = renewsAt
         run.state.retryAfter = max(renewsAt, run.now.addingTimeInterval(TimelineBuilder.minimumWait))
         if run.previous == nil { try store.commit(empty) }
+        // The timeline on screen stays until the cap renews: its last entry is looked up if that keeps it too long.
+        scheduleLookup(for: (try? store.manifest()) ?? nil, state: &run.state, checks: run.checks, now: run.now)
+        try store.write(run.checks.trimmed(keeping: (try? store.manifest()) ?? nil, at: run.now))
         try store.write(run.state)
         store.log(
             "budget spent until \(InstantFormat.string(from: renewsAt)); kept the last timeline",

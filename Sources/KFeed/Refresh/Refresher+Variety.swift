@@ -94,12 +94,15 @@ extension Refresher {
     /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first
     /// (`docs/timeline.md`): the search's, the previous timeline's, and reposts of pictures shown; each marked as a
     /// repeat, never a post, a media key or a picture twice; dated anew.
+    /// `confirmable` says whether a repeat may take the next place (ending, at the latest, at the instant given): its
+    /// confirmation covers it, or a lookup may still be afforded (`Refresher+Steps.swift`); nil: any.
     func fillingWithRepeats(
         _ distinct: DistinctPictures,
         previous: Manifest?,
         builder: TimelineBuilder,
         now: Date,
-        excluding excluded: Set<String> = []
+        excluding excluded: Set<String> = [],
+        confirmable: ((String, Date) -> Bool)? = nil
     ) -> Manifest {
         var entries = distinct.kept.filter { !excluded.contains($0.tweetID) }
         let kept = entries.count
@@ -115,9 +118,11 @@ extension Refresher {
             var pictures = entries.compactMap { distinct.identities[$0.media.key] }
             for (candidate, _) in candidates where entries.count < builder.entryCount && builder.mayShow(candidate) {
                 let identity = distinct.identities[candidate.media.key]
+                let end = now.addingTimeInterval(Double(entries.count + 1) * Double(builder.interval.seconds))
                 guard !posts.contains(candidate.tweetID), !keys.contains(candidate.media.key),
                     !excluded.contains(candidate.tweetID),
-                    !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false })
+                    !pictures.contains(where: { identity?.isSamePicture(as: $0) ?? false }),
+                    confirmable?(candidate.tweetID, end) ?? true
                 else { continue }
                 var entry = candidate
                 entry.isRepeat = true

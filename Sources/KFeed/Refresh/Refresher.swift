@@ -126,10 +126,19 @@ public struct Refresher: Sendable {
         package var renewsAt: Date
         /// Called with each response's post and user ids as soon as it is in (the ledger counts what X bills).
         package var read: @Sendable (Billed) -> Void
+        /// Posts beyond ``posts`` kept for the lookup of the entry that bridges a timeline the cap cut short to the
+        /// cap's renewal (the day's reads cannot confirm it that long).
+        package var lookupReserve: Int
 
         /// Creates a budget.
-        package init(posts: Int, renewsAt: Date, read: @escaping @Sendable (Billed) -> Void) {
+        package init(
+            posts: Int,
+            lookupReserve: Int = 0,
+            renewsAt: Date,
+            read: @escaping @Sendable (Billed) -> Void
+        ) {
             self.posts = posts
+            self.lookupReserve = lookupReserve
             self.renewsAt = renewsAt
             self.read = read
         }
@@ -186,18 +195,55 @@ public struct Refresher: Sendable {
     }
 
     func dueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
-        let due = lookupDueness(manifest: manifest, state: state, now: now)
+        let due = searchOrNight(manifest: manifest, state: state, now: now)
+        // The deleted-post check of the posts on screen (`state.json`'s `lookup_due`: no other file is read) runs
+        // whenever it is due, in the quiet hours too: it is no search, and X's 24 hours do not sleep.
+        guard !due.isDue, let lookup = state?.lookupDue, manifest?.entries.isEmpty == false else { return due }
+        if lookup <= now { return Dueness(isDue: true, lookupOnly: true) }
+        return Dueness(isDue: false, until: min(due.until ?? lookup, lookup))
+    }
+
+    /// Due-ness of a search (or of renders), with the quiet hours.
+    func searchOrNight(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
+        let due = searchDueness(manifest: manifest, state: state, now: now)
         guard let quiet = settings.quietHours else { return due }
         return QuietHours.Night(quiet, zone: settings.timeZone).dueness(due, manifest: manifest, now: now)
     }
 
-    /// Due-ness without the quiet hours: the search's, or the deleted-post check of the posts on screen
-    /// (`state.json`'s `lookup_due`: no other file is read).
-    private func lookupDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
-        let due = searchDueness(manifest: manifest, state: state, now: now)
-        guard !due.isDue, let lookup = state?.lookupDue, manifest?.entries.isEmpty == false else { return due }
-        if lookup <= now { return Dueness(isDue: true, lookupOnly: true) }
-        return Dueness(isDue: false, until: min(due.until ?? lookup, lookup))
+    /// The instant the last entry of `manifest` is sure to be off the screen when nothing fails: the next search
+    /// (its reload, or the retry after a failure or the spend cap's renewal if later; the quiet hours' end when it
+    /// falls in them, or the eve's refresh before them) plus ``PostChecks/runLateness`` for the cron run that makes
+    /// it; the distant future when none is planned (`never`).
+    func lastEnd(of manifest: Manifest, state: RefreshState, now: Date) -> Date {
+        guard var next = manifest.reloadAfter else { return .distantFuture }
+        if let retry = state.retryAfter { next = max(next, retry) }
+        if let quiet = settings.quietHours {
+            // In the night, no search before its end; from then on, as the quiet hours say.
+            let from = quiet.end(ofQuietAt: now, in: settings.timeZone) ?? now
+            let plain = next <= from ? Dueness(isDue: true) : Dueness(isDue: false, until: next)
+            let night = QuietHours.Night(quiet, zone: settings.timeZone).dueness(plain, manifest: manifest, now: from)
+            next = night.isDue ? from : night.until ?? next
+        }
+        return max(next, now).addingTimeInterval(PostChecks.runLateness)
+    }
+
+    /// Whether a search may not run at `now` whatever the timeline wants: a retry is pending, or it is the quiet
+    /// hours.
+    func searchHeldBack(_ state: RefreshState, now: Date) -> Bool {
+        if let retry = state.retryAfter, now < retry { return true }
+        guard let quiet = settings.quietHours else { return false }
+        return quiet.end(ofQuietAt: now, in: settings.timeZone) != nil
+    }
+
+    /// When the posts of `manifest` are next asked about (`state.json`'s `lookup_due`), with `state` as it will be
+    /// written: never sooner than the minimum wait.
+    func scheduleLookup(for manifest: Manifest?, state: inout RefreshState, checks: PostChecks, now: Date) {
+        guard let manifest, !manifest.entries.isEmpty else {
+            state.lookupDue = nil
+            return
+        }
+        state.lookupDue = checks.nextLookup(for: manifest, lastEnd: lastEnd(of: manifest, state: state, now: now))
+            .map { max($0, now.addingTimeInterval(TimelineBuilder.minimumWait)) }
     }
 
     private func searchDueness(manifest: Manifest?, state: RefreshState?, now: Date) -> Dueness {
@@ -269,6 +315,11 @@ public struct Refresher: Sendable {
                 if let outcome = try await checkPosts(of: previous, run: &run, client: connection.client) {
                     return outcome
                 }
+                // No search may run now (a retry pending, the quiet hours): the timeline without the post.
+                if searchHeldBack(run.state, now: now) {
+                    try commitWithdrawal(run: &run)
+                    return .notDue(until: [run.state.lookupDue, run.state.retryAfter].compactMap { $0 }.min())
+                }
             }
         }
         let found: Found
@@ -282,7 +333,7 @@ public struct Refresher: Sendable {
             }
         } catch let error as KFeedError {
             try? commitWithdrawal(run: &run)
-            throw failure(error, state: &run.state, now: now)
+            throw failure(error, run: &run)
         }
         switch made {
         case .nothingToShow(let empty):
@@ -326,8 +377,14 @@ public struct Refresher: Sendable {
 
     /// Records a failure (back-off, last error) and logs it; the state is written if the disk allows.
     /// - Returns: the error, to throw.
-    private func failure(_ error: KFeedError, state: inout RefreshState, now: Date) -> KFeedError {
-        state.recordFailure(error, now: now)
+    /// The timeline on screen stays until the retry: its last entry's posts are looked up if that keeps them on
+    /// screen too long.
+    private func failure(_ error: KFeedError, run: inout Run) -> KFeedError {
+        let now = run.now
+        run.state.recordFailure(error, now: now)
+        let checks = store.checks() ?? run.checks
+        scheduleLookup(for: (try? store.manifest()) ?? nil, state: &run.state, checks: checks, now: now)
+        let state = run.state
         try? store.write(state)
         let retry = state.retryAfter.map(InstantFormat.string) ?? "-"
         store.log("refresh failed (\(error.code)): \(error.message); retry after \(retry)", at: now)
