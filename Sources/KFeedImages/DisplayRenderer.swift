@@ -143,19 +143,19 @@ package struct DisplayRenderer: Sendable {
     /// Dithers and encodes a composed canvas, within the profile's byte cap.
     private func encode(_ canvas: RenderCanvas, report: CaptionBand.Report?) throws(KFeedError) -> DisplayRender {
         var render = try encode(canvas, step: .diffused)
-        if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
+        if let maxBytes = profile.maxBytes, render.data.count >= maxBytes, profile.isDithered {
             // Deterministic fallbacks, each only when the one before is over the cap (see docs/renders.md, "Byte
             // cap"): zlib's smallest setting (not for 1-bit, whose run-length setting is within 0.5 % of it); for
             // greys, fewer of the panel's greys diffused (16 → 6 → 4 → 2), which bounds the samples' entropy (6
             // greys: 2.6 bits a pixel); last, the nearest colour without error diffusion.
-            for step in fallbacks where render.data.count > maxBytes {
+            for step in fallbacks where render.data.count >= maxBytes {
                 render = try encode(canvas, step: step)
                 render.isDegraded = step != .smallest
             }
-            guard render.data.count <= maxBytes else {
+            guard render.data.count < maxBytes else {
                 throw KFeedError(
                     .io,
-                    "the \(profile.name) render needs \(render.data.count) bytes, over its cap of \(maxBytes)"
+                    "the \(profile.name) render needs \(render.data.count) bytes, not under its cap of \(maxBytes)"
                 )
             }
         }
