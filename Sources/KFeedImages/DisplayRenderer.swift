@@ -37,7 +37,7 @@ package struct DisplayRenderer: Sendable {
         let size = ImageSize(width: profile.width, height: profile.height)
         let pixels: [UInt8]
         do {
-            pixels = try JPEGThumbnailer().pixels(of: jpeg, size: size)
+            pixels = try thumbnailer.pixels(of: jpeg, size: size)
         } catch {
             throw KFeedError(
                 .apiResponse,
@@ -59,7 +59,7 @@ package struct DisplayRenderer: Sendable {
     ) async throws(KFeedError) -> DisplayRender {
         let cost: Int
         do {
-            cost = try JPEGThumbnailer().memoryCost(of: jpeg, size: profile.sourceSize) + workingMemory
+            cost = try thumbnailer.memoryCost(of: jpeg, size: profile.sourceSize) + workingMemory
         } catch {
             throw KFeedError(
                 .apiResponse,
@@ -70,6 +70,16 @@ package struct DisplayRenderer: Sendable {
         return try await budget.detached(reserving: cost) {
             Result { () throws(KFeedError) -> DisplayRender in try render(photo: jpeg, caption: caption) }
         }.get()
+    }
+
+    /// The picture's decoder: for a dithered panel, libjpeg decodes at the smallest scale M/8 that covers it (3/8 of
+    /// a 2560×1600 photo for 800×480) and Lanczos-2 makes the exact size from there: after error diffusion to a few
+    /// greys or inks, neither the headroom of the thumbnails' 2× decode nor Lanczos-3's third lobe shows
+    /// (docs/renders.md, "Benchmark"), and they cost up to 7× the pixels to decode and half as many taps again to
+    /// resample. Photo frames' and Inkplates' JPEGs, seen as they are, keep the thumbnails' decoder.
+    var thumbnailer: JPEGThumbnailer {
+        profile.isDithered
+            ? JPEGThumbnailer(decodeOversampling: 1, decodesAnyEighth: true, resamplingLobes: 2) : JPEGThumbnailer()
     }
 
     /// Bytes a render holds beside the decode: the RGBX canvas and its crisp mask, the luma plane and the blur's
