@@ -178,10 +178,17 @@ enum Ditherer {
         }
     }
 
+    /// An array of `count` elements of a trivial type that the caller writes in full before reading any (no zeroing
+    /// pass over a plane of megabytes).
+    static func uninitialized<Element: BitwiseCopyable>(_ type: Element.Type, count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
     /// Two passes of a separable box blur (close to a Gaussian of the same radius), edges clamped.
     static func boxBlurTwice(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
-        var blurred = [Float](repeating: 0, count: plane.count)
-        var scratch = [Float](repeating: 0, count: plane.count)
+        // Not zeroed first: each pass writes every element before the next reads it.
+        var blurred = uninitialized(Float.self, count: plane.count)
+        var scratch = uninitialized(Float.self, count: plane.count)
         plane.withUnsafeBufferPointer { source in
             blurred.withUnsafeMutableBufferPointer { destination in
                 scratch.withUnsafeMutableBufferPointer { between in
@@ -249,7 +256,7 @@ enum Ditherer {
     ) -> [UInt8] {
         let stepValue = 255 / Float(levels - 1)
         let perStep = 1 / stepValue
-        var output = [UInt8](repeating: 0, count: width * height)
+        var output = uninitialized(UInt8.self, count: width * height)  // every pixel is written
         var rows = [Float](repeating: 0, count: 2 * (width + 2))
         crisp.withUnsafeBufferPointer { crisp in
             output.withUnsafeMutableBufferPointer { output in

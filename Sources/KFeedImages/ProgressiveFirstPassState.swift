@@ -431,8 +431,16 @@ extension ProgressiveFirstPassDecoder {
                     for blockX in 0..<component.paddedBlocksWide {
                         let level = Float(coefficients[blockY * component.paddedBlocksWide + blockX]) * weight + 128
                         let samples = plane + blockY * k * stride + blockX * k
-                        for y in 0..<k {
-                            for x in 0..<k { samples[y * stride + x] += level }
+                        if k == 4 {  // four samples at a time, as in decodeACFirst
+                            for y in 0..<4 {
+                                let target = UnsafeMutableRawPointer(samples + y * stride)
+                                let sum = target.loadUnaligned(as: SIMD4<Float>.self) + level
+                                target.storeBytes(of: sum, as: SIMD4<Float>.self)
+                            }
+                        } else {
+                            for y in 0..<k {
+                                for x in 0..<k { samples[y * stride + x] += level }
+                            }
                         }
                     }
                 }
