@@ -57,7 +57,8 @@ package enum ProgressiveFirstPassDecoder {
     }
 
     /// Decodes `jpeg` like ``decode(_:structure:eighths:into:)``, then gives `body` its RGBX rows as a resampler
-    /// source, each made when it is read: no RGBX copy of the whole picture (4 MiB for 1280×800) is made.
+    /// source, each made when it is read, as floats (the samples are floats: no rounding to bytes and back): no
+    /// RGBX copy of the whole picture (4 MiB for 1280×800) is made.
     static func withRows<Result>(
         _ jpeg: UnsafeRawBufferPointer,
         structure: JPEGStructure,
@@ -74,9 +75,11 @@ package enum ProgressiveFirstPassDecoder {
         defer { converter.deallocate() }
         let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
         defer { row.deallocate() }
-        let source = Resampler.Source(width: width, height: height, firstColumn: 0, columnCount: width) { y in
+        var source = Resampler.Source(width: width, height: height, firstColumn: 0, columnCount: width) { y in
             converter.convert(row: y, into: row)
             return UnsafePointer(row)
+        }
+        source.floats = { y, first, count, floats in converter.convert(row: y, from: first, count: count, into: floats)
         }
         return body(source)
     }

@@ -538,6 +538,51 @@ extension ProgressiveFirstPassDecoder {
             chroma?.red.line.deallocate()
         }
 
+        /// Writes `count` pixels of row `y` from column `first` as RGBX floats, each channel within 0…255 (the
+        /// bytes of ``convert(row:into:)`` before rounding).
+        func convert(row y: Int, from first: Int, count: Int, into floats: UnsafeMutablePointer<Float>) {
+            @inline(__always) func channel(_ value: Float) -> Float { min(max(value, 0), 255) }
+            let source = luma + y * lumaStride
+            let end = min(first + count, width)
+            guard let (blue, red) = chroma else {
+                for x in first..<end {
+                    let grey = channel(source[x])
+                    let pixel = floats + (x - first) * 4
+                    (pixel[0], pixel[1], pixel[2], pixel[3]) = (grey, grey, grey, 255)
+                }
+                return
+            }
+            interpolate(blue, row: y)
+            interpolate(red, row: y)
+            let (blueLine, redLine) = (blue.line, red.line)
+            blue.columns.withUnsafeBufferPointer { blueColumns in
+                red.columns.withUnsafeBufferPointer { redColumns in
+                    for x in first..<end {
+                        let (blueTap, redTap) = (blueColumns[x], redColumns[x])
+                        let l = source[x]
+                        let b =
+                            blueLine[blueTap.first] + (blueLine[blueTap.second] - blueLine[blueTap.first])
+                            * blueTap.weight
+                        let r = redLine[redTap.first] + (redLine[redTap.second] - redLine[redTap.first]) * redTap.weight
+                        let pixel = floats + (x - first) * 4
+                        pixel[0] = channel(l + 1.402 * r)
+                        pixel[1] = channel(l - 0.344_136 * b - 0.714_136 * r)
+                        pixel[2] = channel(l + 1.772 * b)
+                        pixel[3] = 255
+                    }
+                }
+            }
+        }
+
+        /// Interpolates `chroma`'s two rows for output row `y` into its line, taking the level shift off.
+        @inline(__always) private func interpolate(_ chroma: Chroma, row y: Int) {
+            let tap = chroma.rows[y]
+            let above = chroma.plane + tap.first * chroma.stride
+            let below = chroma.plane + tap.second * chroma.stride
+            let line = chroma.line
+            for x in 0..<chroma.stride { line[x] = above[x] + (below[x] - above[x]) * tap.weight - 128 }
+        }
+
         /// Writes row `y`'s `width` RGBX pixels to `row`.
         func convert(row y: Int, into row: UnsafeMutablePointer<UInt8>) {
             @inline(__always) func byte(_ value: Float) -> UInt8 {

@@ -36,6 +36,10 @@ struct Resampler: Sendable {
         /// How many columns `row` returns.
         var columnCount: Int
         var row: (Int) -> UnsafePointer<UInt8>
+        /// When set, the resampler takes rows as floats from it instead of `row`: `floats(r, first, count, into)`
+        /// writes row `r`'s `count` pixels from column `first` as RGBX floats, 0…255 (a decoder whose samples are
+        /// floats already: no rounding to bytes and back).
+        var floats: ((Int, Int, Int, UnsafeMutablePointer<Float>) -> Void)? = nil
 
         /// A whole packed RGBX image in memory.
         static func packed(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> Source {
@@ -168,9 +172,13 @@ struct Resampler: Sendable {
                         let taps = rows.count[outputY]
                         nextSourceRow = max(nextSourceRow, top)
                         while nextSourceRow < top + taps {
-                            let bytes = source.row(nextSourceRow) + skippedBytes
                             let floats = ring + (nextSourceRow % ringRows) * lanes
-                            for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
+                            if let fill = source.floats {
+                                fill(nextSourceRow, firstColumn, max(span, 1), floats)
+                            } else {
+                                let bytes = source.row(nextSourceRow) + skippedBytes
+                                for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
+                            }
                             nextSourceRow += 1
                         }
                         func line(_ tap: Int) -> UnsafeMutablePointer<Float> { ring + ((top + tap) % ringRows) * lanes }
