@@ -232,7 +232,8 @@ package struct JPEGThumbnailer: Sendable {
     }
 
     /// Bytes allocated while decoding at `factor`: the output, and the working memory: the first-pass decoder's
-    /// planes and decoded image, or libjpeg's coefficients of a progressive or multi-scan JPEG (or an MCU row of
+    /// planes and, generously, its decoded picture as RGBX (it now hands the resampler one row at a time), or
+    /// libjpeg's coefficients of a progressive or multi-scan JPEG (or an MCU row of
     /// samples) plus 1 MiB for its tables and buffers (it decodes a few rows at a time).
     static func memoryCost(
         _ structure: JPEGStructure,
