@@ -6,6 +6,9 @@
 /// glibc's mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` are mapped, and unmapped when freed.
 static inline int kfeed_malloc_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
+/// glibc's mallopt(M_TRIM_THRESHOLD, bytes): free memory at the heap's top is returned once it reaches `bytes`.
+static inline int kfeed_malloc_set_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+
 /// glibc's mallopt(M_ARENA_MAX, count): threads share at most `count` heaps.
 static inline int kfeed_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
 #endif

@@ -50,12 +50,13 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     package var kind: Kind
     /// The file format.
     package var format: Format
-    /// The largest file the panel accepts, in bytes, when it has a limit.
+    /// The panel's limit on a file, in bytes, when it has one: a render is always smaller (TRMNL's firmware draws a
+    /// PNG only when it is under its board's limit).
     public var maxBytes: Int?
     /// The JPEG quality, 1…100, for JPEG formats.
     public var jpegQuality: Int
 
-    /// TRMNL OG: 800×480 1-bit black and white PNG, at most 90,000 bytes.
+    /// TRMNL OG: 800×480 1-bit black and white PNG, under 90,000 bytes.
     public static let trmnl = DisplayProfile(
         name: "trmnl",
         width: 800,
@@ -66,7 +67,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
     )
     /// TRMNL firmware's BMP: 800×480 1-bit BMP3, exactly 48,062 bytes.
     public static let trmnlBMP = DisplayProfile(name: "trmnl-bmp", width: 800, height: 480, kind: .mono, format: .bmp)
-    /// TRMNL OG in its 2-bit mode: 800×480 in 4 greys (0, 85, 170, 255) as a 2-bit greyscale PNG, at most 90,000
+    /// TRMNL OG in its 2-bit mode: 800×480 in 4 greys (0, 85, 170, 255) as a 2-bit greyscale PNG, under 90,000
     /// bytes (the ESP32-C3 boards' limit; 2 bits of noise would be 96,000 bytes, so the cap can bite here).
     public static let trmnlGrey4 = DisplayProfile(
         name: "trmnl-grey4",
@@ -76,7 +77,7 @@ public struct DisplayProfile: Sendable, Hashable, CustomStringConvertible {
         format: .png,
         maxBytes: 90_000
     )
-    /// TRMNL X: 1872×1404 in 16 greys as a 4-bit greyscale PNG, at most 750,000 bytes.
+    /// TRMNL X: 1872×1404 in 16 greys as a 4-bit greyscale PNG, under 750,000 bytes.
     public static let trmnlX = DisplayProfile(
         name: "trmnl-x",
         width: 1_872,

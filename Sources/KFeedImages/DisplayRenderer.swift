@@ -37,7 +37,7 @@ package struct DisplayRenderer: Sendable {
         let size = ImageSize(width: profile.width, height: profile.height)
         let pixels: [UInt8]
         do {
-            pixels = try JPEGThumbnailer().pixels(of: jpeg, size: size)
+            pixels = try thumbnailer.pixels(of: jpeg, size: size)
         } catch {
             throw KFeedError(
                 .apiResponse,
@@ -59,7 +59,7 @@ package struct DisplayRenderer: Sendable {
     ) async throws(KFeedError) -> DisplayRender {
         let cost: Int
         do {
-            cost = try JPEGThumbnailer().memoryCost(of: jpeg, size: profile.sourceSize) + workingMemory
+            cost = try thumbnailer.memoryCost(of: jpeg, size: profile.sourceSize) + workingMemory
         } catch {
             throw KFeedError(
                 .apiResponse,
@@ -70,6 +70,16 @@ package struct DisplayRenderer: Sendable {
         return try await budget.detached(reserving: cost) {
             Result { () throws(KFeedError) -> DisplayRender in try render(photo: jpeg, caption: caption) }
         }.get()
+    }
+
+    /// The picture's decoder: for a dithered panel, libjpeg decodes at the smallest scale M/8 that covers it (3/8 of
+    /// a 2560×1600 photo for 800×480) and Lanczos-2 makes the exact size from there: after error diffusion to a few
+    /// greys or inks, neither the headroom of the thumbnails' 2× decode nor Lanczos-3's third lobe shows
+    /// (docs/renders.md, "Benchmark"), and they cost up to 7× the pixels to decode and half as many taps again to
+    /// resample. Photo frames' and Inkplates' JPEGs, seen as they are, keep the thumbnails' decoder.
+    var thumbnailer: JPEGThumbnailer {
+        profile.isDithered
+            ? JPEGThumbnailer(decodeOversampling: 1, decodesAnyEighth: true, resamplingLobes: 2) : JPEGThumbnailer()
     }
 
     /// Bytes a render holds beside the decode: the RGBX canvas and its crisp mask, the luma plane and the blur's
@@ -143,19 +153,19 @@ package struct DisplayRenderer: Sendable {
     /// Dithers and encodes a composed canvas, within the profile's byte cap.
     private func encode(_ canvas: RenderCanvas, report: CaptionBand.Report?) throws(KFeedError) -> DisplayRender {
         var render = try encode(canvas, step: .diffused)
-        if let maxBytes = profile.maxBytes, render.data.count > maxBytes, profile.isDithered {
+        if let maxBytes = profile.maxBytes, render.data.count >= maxBytes, profile.isDithered {
             // Deterministic fallbacks, each only when the one before is over the cap (see docs/renders.md, "Byte
             // cap"): zlib's smallest setting (not for 1-bit, whose run-length setting is within 0.5 % of it); for
             // greys, fewer of the panel's greys diffused (16 → 6 → 4 → 2), which bounds the samples' entropy (6
             // greys: 2.6 bits a pixel); last, the nearest colour without error diffusion.
-            for step in fallbacks where render.data.count > maxBytes {
+            for step in fallbacks where render.data.count >= maxBytes {
                 render = try encode(canvas, step: step)
                 render.isDegraded = step != .smallest
             }
-            guard render.data.count <= maxBytes else {
+            guard render.data.count < maxBytes else {
                 throw KFeedError(
                     .io,
-                    "the \(profile.name) render needs \(render.data.count) bytes, over its cap of \(maxBytes)"
+                    "the \(profile.name) render needs \(render.data.count) bytes, not under its cap of \(maxBytes)"
                 )
             }
         }

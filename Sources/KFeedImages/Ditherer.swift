@@ -34,18 +34,41 @@ enum Ditherer {
             guard toneStep else {
                 // No plane of its own: each pixel's luma is taken as the diffusion reaches it.
                 return pixels.withUnsafeBufferPointer { source in
-                    ditherGreys(width: width, height: height, levels: levels, crisp: crisp) { index in
+                    let luma = { (index: Int) -> Float in
                         let red = Float(source[index * 4])
                         let green = Float(source[index * 4 + 1])
                         let blue = Float(source[index * 4 + 2])
                         return 0.2126 * red + 0.7152 * green + 0.0722 * blue
                     }
+                    return ditherGreys(width: width, height: height, levels: levels, crisp: crisp, crispLuma: luma) {
+                        luma($0)
+                    }
                 }
             }
-            var luma = lumaPlane(pixels, count: width * height)
-            applyToneStep(&luma, width: width, height: height, crisp: crisp)
+            let luma = lumaPlane(pixels, count: width * height)
+            // The tone step is applied to each pixel as the diffusion reaches it: no toned plane is written.
+            guard let tone = ToneStep(luma: luma, width: width, height: height, crisp: crisp) else {
+                return luma.withUnsafeBufferPointer { luma in
+                    ditherGreys(width: width, height: height, levels: levels, crisp: crisp, crispLuma: { luma[$0] }) {
+                        luma[$0]
+                    }
+                }
+            }
             return luma.withUnsafeBufferPointer { luma in
-                ditherGreys(width: width, height: height, levels: levels, crisp: crisp) { luma[$0] }
+                tone.blurred.withUnsafeBufferPointer { blurred in
+                    tone.curve.withUnsafeBufferPointer { curve in
+                        ditherGreys(width: width, height: height, levels: levels, crisp: crisp, crispLuma: { luma[$0] })
+                        {
+                            ToneStep.value(
+                                luma[$0],
+                                blurred: blurred[$0],
+                                low: tone.low,
+                                scale: tone.scale,
+                                curve: curve
+                            )
+                        }
+                    }
+                }
             }
         }
         return ditherColours(pixels, width: width, height: height, palette: palette, crisp: crisp)
@@ -72,61 +95,130 @@ enum Ditherer {
     static let curveStrength: Float = 0.2
     static let midtoneGamma: Float = 0.85
 
-    /// Levels, unsharp mask and S-curve over the non-crisp pixels (see the type's documentation).
+    /// Levels, unsharp mask, S-curve and midtone lift over the non-crisp pixels (see the type's documentation), in
+    /// place: the same values the diffusion takes through ``ToneStep`` as it reaches each pixel.
     static func applyToneStep(_ luma: inout [Float], width: Int, height: Int, crisp: [UInt8]) {
-        var histogram = [Int](repeating: 0, count: 256)
-        var counted = 0
-        for index in luma.indices where crisp[index] == 0 {
-            histogram[Int(min(max(luma[index], 0), 255))] += 1
-            counted += 1
-        }
-        guard counted > 0 else { return }
-        func percentile(_ fraction: Double) -> Float {
-            let target = Int(Double(counted) * fraction)
-            var sum = 0
-            for (value, count) in histogram.enumerated() {
-                sum += count
-                if sum > target { return Float(value) }
+        guard let tone = ToneStep(luma: luma, width: width, height: height, crisp: crisp) else { return }
+        tone.curve.withUnsafeBufferPointer { curve in
+            for index in luma.indices where crisp[index] == 0 {
+                luma[index] = ToneStep.value(
+                    luma[index],
+                    blurred: tone.blurred[index],
+                    low: tone.low,
+                    scale: tone.scale,
+                    curve: curve
+                )
             }
-            return 255
         }
-        var low = percentile(0.01)
-        var high = percentile(0.99)
-        if high - low < 48 {  // a flat picture (fog, a wall): stretching would only amplify noise
-            low = 0
-            high = 255
+    }
+
+    /// The 1-bit tone step of one picture: its levels (from the non-crisp pixels' histogram), its blurred luma for
+    /// the unsharp mask, and the S-curve with the midtone lift as a table, applied to a pixel by ``value(_:blurred:low:scale:curve:)``.
+    struct ToneStep {
+        /// The luma that becomes black, and the stretch that takes the levels' range to 0…1.
+        var low: Float
+        var scale: Float
+        /// The luma blurred twice by a box of ``unsharpRadius``.
+        var blurred: [Float]
+        /// S-curve and midtone lift for 0…1 at ``curveSteps`` + 1 evenly spaced points (and the last once more),
+        /// × 255: linear interpolation between them is within 0.1 of `powf`'s value, far below a grey level,
+        /// at a fraction of its cost (a `powf` per pixel was 5 % of a `trmnl` render).
+        var curve: [Float]
+
+        static let curveSteps = 1024
+
+        /// The tone step of `luma`; nil when every pixel is crisp (nothing to tone).
+        init?(luma: [Float], width: Int, height: Int, crisp: [UInt8]) {
+            var histogram = [Int](repeating: 0, count: 256)
+            var counted = 0
+            for index in luma.indices where crisp[index] == 0 {
+                histogram[Int(min(max(luma[index], 0), 255))] += 1
+                counted += 1
+            }
+            guard counted > 0 else { return nil }
+            func percentile(_ fraction: Double) -> Float {
+                let target = Int(Double(counted) * fraction)
+                var sum = 0
+                for (value, count) in histogram.enumerated() {
+                    sum += count
+                    if sum > target { return Float(value) }
+                }
+                return 255
+            }
+            var low = percentile(0.01)
+            var high = percentile(0.99)
+            if high - low < 48 {  // a flat picture (fog, a wall): stretching would only amplify noise
+                low = 0
+                high = 255
+            }
+            self.low = low
+            scale = 1 / max(high - low, 1)
+            blurred = boxBlurTwice(luma, width: width, height: height, radius: unsharpRadius)
+            curve = (0...Self.curveSteps + 1).map { step in
+                let x = Float(min(step, Self.curveSteps)) / Float(Self.curveSteps)
+                let smooth = x * x * (3 - 2 * x)
+                return powf(x + curveStrength * (smooth - x), midtoneGamma) * 255
+            }
         }
-        let blurred = boxBlurTwice(luma, width: width, height: height, radius: unsharpRadius)
-        let scale = 255 / max(high - low, 1)
-        for index in luma.indices where crisp[index] == 0 {
-            let sharpened = luma[index] + unsharpAmount * (luma[index] - blurred[index])
-            let x = min(max((sharpened - low) * scale / 255, 0), 1)
-            let smooth = x * x * (3 - 2 * x)
-            luma[index] = powf(x + curveStrength * (smooth - x), midtoneGamma) * 255
+
+        /// A pixel's toned luma, 0…255, from its luma and blurred luma.
+        @inline(__always)
+        static func value(
+            _ luma: Float,
+            blurred: Float,
+            low: Float,
+            scale: Float,
+            curve: UnsafeBufferPointer<Float>
+        ) -> Float {
+            let sharpened = luma + unsharpAmount * (luma - blurred)
+            let position = min(max((sharpened - low) * scale, 0), 1) * Float(curveSteps)
+            let step = Int(position)
+            let below = curve[step]
+            return below + (position - Float(step)) * (curve[step + 1] - below)
         }
+    }
+
+    /// An array of `count` elements of a trivial type that the caller writes in full before reading any (no zeroing
+    /// pass over a plane of megabytes).
+    static func uninitialized<Element: BitwiseCopyable>(_ type: Element.Type, count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Two passes of a separable box blur (close to a Gaussian of the same radius), edges clamped.
     static func boxBlurTwice(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
-        var current = plane
-        var scratch = [Float](repeating: 0, count: plane.count)
-        for _ in 0..<2 {
-            boxBlur(&current, &scratch, width: width, height: height, radius: radius)
+        // Not zeroed first: each pass writes every element before the next reads it.
+        var blurred = uninitialized(Float.self, count: plane.count)
+        var scratch = uninitialized(Float.self, count: plane.count)
+        plane.withUnsafeBufferPointer { source in
+            blurred.withUnsafeMutableBufferPointer { destination in
+                scratch.withUnsafeMutableBufferPointer { between in
+                    boxBlur(source, between, into: destination, width: width, height: height, radius: radius)
+                    let once = UnsafeBufferPointer(destination)
+                    boxBlur(once, between, into: destination, width: width, height: height, radius: radius)
+                }
+            }
         }
-        return current
+        return blurred
     }
 
-    private static func boxBlur(_ plane: inout [Float], _ scratch: inout [Float], width: Int, height: Int, radius: Int)
-    {
+    /// One separable box blur of `source` into `destination` (which may be the same memory), through `scratch`.
+    private static func boxBlur(
+        _ source: UnsafeBufferPointer<Float>,
+        _ scratch: UnsafeMutableBufferPointer<Float>,
+        into plane: UnsafeMutableBufferPointer<Float>,
+        width: Int,
+        height: Int,
+        radius: Int
+    ) {
         let norm = 1 / Float(2 * radius + 1)
-        // Horizontal: plane → scratch.
+        // Horizontal: source → scratch.
         for y in 0..<height {
             let row = y * width
             var sum: Float = 0
-            for offset in -radius...radius { sum += plane[row + min(max(offset, 0), width - 1)] }
+            for offset in -radius...radius { sum += source[row + min(max(offset, 0), width - 1)] }
             for x in 0..<width {
                 scratch[row + x] = sum * norm
-                sum += plane[row + min(x + radius + 1, width - 1)] - plane[row + max(x - radius, 0)]
+                sum += source[row + min(x + radius + 1, width - 1)] - source[row + max(x - radius, 0)]
             }
         }
         // Vertical: scratch → plane, a running sum per column, row after row (the same sums as column after column,
@@ -151,18 +243,20 @@ enum Ditherer {
 
     /// Serpentine Floyd–Steinberg on a luma plane to `levels` evenly spaced greys: the diffusion of `diffuse`,
     /// written out over raw buffers for `Float` (the hot loop of every grey render: 2.6 million pixels for TRMNL X).
-    /// `luma(i)` is pixel i's Rec. 709 luma, 0…255.
+    /// `luma(i)` is the value pixel i is diffused at (its Rec. 709 luma, or its toned luma), 0…255; a crisp pixel
+    /// takes the nearest grey to `crispLuma(i)`.
     @inline(__always)
     static func ditherGreys(
         width: Int,
         height: Int,
         levels: Int,
         crisp: [UInt8],
+        crispLuma: (Int) -> Float,
         luma: (Int) -> Float
     ) -> [UInt8] {
         let stepValue = 255 / Float(levels - 1)
         let perStep = 1 / stepValue
-        var output = [UInt8](repeating: 0, count: width * height)
+        var output = uninitialized(UInt8.self, count: width * height)  // every pixel is written
         var rows = [Float](repeating: 0, count: 2 * (width + 2))
         crisp.withUnsafeBufferPointer { crisp in
             output.withUnsafeMutableBufferPointer { output in
@@ -175,19 +269,24 @@ enum Ditherer {
                         let direction = leftToRight ? 1 : -1
                         var x = leftToRight ? 0 : width - 1
                         let row = y * width
+                        // The error passed to the next pixel of the row is kept in a register, not added into
+                        // `current` and read back: the same sums in the same order, without a store and load in
+                        // the chain from one pixel to the next.
+                        var carried: Float = 0
                         for _ in 0..<width {
                             let index = row + x
                             let cell = x + 1
                             if crisp[index] != 0 {
                                 // Values are 0…255, so adding a half and truncating rounds to the nearest step.
-                                let level = min(max(luma(index), 0), 255) * perStep + 0.5
+                                let level = min(max(crispLuma(index), 0), 255) * perStep + 0.5
                                 output[index] = UInt8(min(Int(level), levels - 1))
+                                carried = 0
                             } else {
-                                let wanted = min(max(luma(index) + current[cell], 0), 255)
+                                let wanted = min(max(luma(index) + (current[cell] + carried), 0), 255)
                                 let chosen = min(Int(wanted * perStep + 0.5), levels - 1)
                                 output[index] = UInt8(truncatingIfNeeded: chosen)
                                 let error = wanted - Float(chosen) * stepValue
-                                current[cell + direction] += error * (7.0 / 16)
+                                carried = error * (7.0 / 16)
                                 next[cell - direction] += error * (3.0 / 16)
                                 next[cell] += error * (5.0 / 16)
                                 next[cell + direction] += error * (1.0 / 16)

@@ -48,6 +48,13 @@ package struct JPEGThumbnailer: Sendable {
     /// allows): 2 keeps Lanczos-3 sharp after libjpeg's scaled inverse DCTs; 1 is faster and slightly softer.
     /// Progressive JPEGs decoded by `ProgressiveFirstPassDecoder` always use 1.
     package var decodeOversampling: Double
+    /// Whether libjpeg may decode at any scale M/8 (M = 1…8), not only at the SIMD ones (1/8, 1/4, 1/2, 1/1): the
+    /// smallest that leaves ``decodeOversampling``× the target. Display renders that are dithered decode this way
+    /// at 1×: 3/8 of a 2560×1600 photo (960×600) for 800×480, where the SIMD scales would decode all of it.
+    /// Progressive files the first-pass decoder reads keep its scales.
+    package var decodesAnyEighth: Bool
+    /// The resampling kernel's lobes: Lanczos-3 (``Resampler/lobes``) for thumbnails; dithered renders take 2.
+    package var resamplingLobes: Double
     /// The JPEG quality of thumbnails, 1…100.
     package static let quality = 85
     /// The chroma subsampling of thumbnails: none. 4:4:4 makes a thumbnail about 30 % larger than 4:2:0 and
@@ -55,9 +62,16 @@ package struct JPEGThumbnailer: Sendable {
     static let subsampling = JPEGEncoder.Subsampling.s444
 
     /// Creates a thumbnailer.
-    package init(limits: Limits = .init(), decodeOversampling: Double = 2) {
+    package init(
+        limits: Limits = .init(),
+        decodeOversampling: Double = 2,
+        decodesAnyEighth: Bool = false,
+        resamplingLobes: Double = 3
+    ) {
         self.limits = limits
         self.decodeOversampling = max(decodeOversampling, 1)
+        self.decodesAnyEighth = decodesAnyEighth
+        self.resamplingLobes = min(max(resamplingLobes, 1), Resampler.lobes)
     }
 
     /// Decodes, orients, centre-crops to the aspect of `size` (like `scaledToFill`), resamples and encodes.
@@ -171,8 +185,10 @@ package struct JPEGThumbnailer: Sendable {
         // first-pass decoder reads: its samples are exact block averages, not a reduced inverse DCT's point
         // samples, and need no headroom). If that needs more memory than allowed, fall back to smaller factors
         // that still cover the target once.
-        let factors = TurboJPEGHandle.fastScalingFactors
-        let oversampling = ProgressiveFirstPassDecoder.supports(structure) ? 1 : decodeOversampling
+        let firstPass = ProgressiveFirstPassDecoder.supports(structure)
+        let factors =
+            decodesAnyEighth && !firstPass ? TurboJPEGHandle.eighthScalingFactors : TurboJPEGHandle.fastScalingFactors
+        let oversampling = firstPass ? 1 : decodeOversampling
         let preferred = factors.firstIndex { $0.value >= oversampling * scale * (1 - 1e-9) } ?? factors.count - 1
         let covering = factors.firstIndex { $0.value >= scale * (1 - 1e-9) } ?? factors.count - 1
         var candidate = preferred
@@ -216,7 +232,8 @@ package struct JPEGThumbnailer: Sendable {
     }
 
     /// Bytes allocated while decoding at `factor`: the output, and the working memory: the first-pass decoder's
-    /// planes and decoded image, or libjpeg's coefficients of a progressive or multi-scan JPEG (or an MCU row of
+    /// planes and, generously, its decoded picture as RGBX (it now hands the resampler one row at a time), or
+    /// libjpeg's coefficients of a progressive or multi-scan JPEG (or an MCU row of
     /// samples) plus 1 MiB for its tables and buffers (it decodes a few rows at a time).
     static func memoryCost(
         _ structure: JPEGStructure,
@@ -269,9 +286,14 @@ package struct JPEGThumbnailer: Sendable {
     package func pixels(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> [UInt8] {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
             let plan = try plan(for: bytes, size: size)
-            var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
-            let result = pixels.withUnsafeMutableBytes { output in
-                Result { () throws(ImageFailure) in try decodeAndResample(bytes, plan, into: output) }
+            // Not zeroed first: the resampler writes every pixel (a decode that fails throws the buffer away).
+            var result: Result<Void, ImageFailure> = .success(())
+            let count = size.width * size.height * 4
+            let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                result = Result { () throws(ImageFailure) in
+                    try decodeAndResample(bytes, plan, into: UnsafeMutableRawBufferPointer(buffer))
+                }
+                initialized = count
             }
             try result.get()
             return pixels
@@ -281,7 +303,7 @@ package struct JPEGThumbnailer: Sendable {
     /// Decodes `jpeg` as `plan` says and resamples it into `output`, an RGBX image of `plan.size`.
     ///
     /// libjpeg decodes only the crop's columns, a few rows at a time, straight into the resampler; the first-pass
-    /// decoder makes its whole (small) image first.
+    /// decoder decodes its whole (small) picture's samples first, and converts each row as the resampler reads it.
     private func decodeAndResample(
         _ jpeg: UnsafeRawBufferPointer,
         _ plan: Plan,
@@ -294,22 +316,17 @@ package struct JPEGThumbnailer: Sendable {
                 outputWidth: plan.storedWidth,
                 outputHeight: plan.storedHeight,
                 orientation: plan.structure.orientation,
+                lobes: resamplingLobes,
                 into: output
             )
         }
         if plan.usesFirstPass {
-            let decoded = UnsafeMutableRawBufferPointer.allocate(
-                byteCount: plan.decodedWidth * plan.decodedHeight * 4,
-                alignment: 16
-            )
-            defer { decoded.deallocate() }
-            try ProgressiveFirstPassDecoder.decode(
+            try ProgressiveFirstPassDecoder.withRows(
                 jpeg,
                 structure: plan.structure,
                 eighths: plan.factor.eighths,
-                into: decoded
+                resample
             )
-            resample(.packed(UnsafeRawBufferPointer(decoded), width: plan.decodedWidth, height: plan.decodedHeight))
         } else {
             // One more column on each side (the reader keeps to the image) keeps the window's edge columns away
             // from the crop's edges, where libjpeg's chroma upsampling lacks a neighbour.

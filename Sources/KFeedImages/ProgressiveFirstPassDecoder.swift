@@ -55,6 +55,34 @@ package enum ProgressiveFirstPassDecoder {
         try state.run(jpeg)
         state.convert(width: ceilDivide(structure.width * eighths, 8), eighths: eighths, into: output)
     }
+
+    /// Decodes `jpeg` like ``decode(_:structure:eighths:into:)``, then gives `body` its RGBX rows as a resampler
+    /// source, each made when it is read, as floats (the samples are floats: no rounding to bytes and back): no
+    /// RGBX copy of the whole picture (4 MiB for 1280×800) is made.
+    static func withRows<Result>(
+        _ jpeg: UnsafeRawBufferPointer,
+        structure: JPEGStructure,
+        eighths: Int,
+        _ body: (Resampler.Source) -> Result
+    ) throws(ImageFailure) -> Result {
+        precondition([1, 2, 4].contains(eighths), "the first-pass decoder scales to 1/8, 1/4 or 1/2")
+        var state = State(geometry: Geometry(structure, eighths: eighths))
+        defer { state.deallocate() }
+        try state.run(jpeg)
+        let width = ceilDivide(structure.width * eighths, 8)
+        let height = ceilDivide(structure.height * eighths, 8)
+        let converter = RowConverter(state, width: width, height: height, eighths: eighths)
+        defer { converter.deallocate() }
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer { row.deallocate() }
+        var source = Resampler.Source(width: width, height: height, firstColumn: 0, columnCount: width) { y in
+            converter.convert(row: y, into: row)
+            return UnsafePointer(row)
+        }
+        source.floats = { y, first, count, floats in converter.convert(row: y, from: first, count: count, into: floats)
+        }
+        return body(source)
+    }
 }
 
 extension ProgressiveFirstPassDecoder {

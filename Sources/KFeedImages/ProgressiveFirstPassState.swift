@@ -386,8 +386,21 @@ extension ProgressiveFirstPassDecoder {
                                 let value = Float(reader.signed(size) &<< low)
                                 if contributes[position] {
                                     let row = weights + position * k2
-                                    for y in 0..<k {
-                                        for x in 0..<k { samples[y * stride + x] += value * row[y * k + x] }
+                                    if k == 4 {
+                                        // 1/2 scale, the renders' usual one: a row of four samples at a time
+                                        // (the same products and sums as the loop below).
+                                        for y in 0..<4 {
+                                            let target = UnsafeMutableRawPointer(samples + y * stride)
+                                            let weight = UnsafeRawPointer(row + y * 4).loadUnaligned(
+                                                as: SIMD4<Float>.self
+                                            )
+                                            let sum = target.loadUnaligned(as: SIMD4<Float>.self) + value * weight
+                                            target.storeBytes(of: sum, as: SIMD4<Float>.self)
+                                        }
+                                    } else {
+                                        for y in 0..<k {
+                                            for x in 0..<k { samples[y * stride + x] += value * row[y * k + x] }
+                                        }
                                     }
                                 }
                                 position += 1
@@ -418,8 +431,16 @@ extension ProgressiveFirstPassDecoder {
                     for blockX in 0..<component.paddedBlocksWide {
                         let level = Float(coefficients[blockY * component.paddedBlocksWide + blockX]) * weight + 128
                         let samples = plane + blockY * k * stride + blockX * k
-                        for y in 0..<k {
-                            for x in 0..<k { samples[y * stride + x] += level }
+                        if k == 4 {  // four samples at a time, as in decodeACFirst
+                            for y in 0..<4 {
+                                let target = UnsafeMutableRawPointer(samples + y * stride)
+                                let sum = target.loadUnaligned(as: SIMD4<Float>.self) + level
+                                target.storeBytes(of: sum, as: SIMD4<Float>.self)
+                            }
+                        } else {
+                            for y in 0..<k {
+                                for x in 0..<k { samples[y * stride + x] += level }
+                            }
                         }
                     }
                 }
@@ -453,83 +474,156 @@ extension ProgressiveFirstPassDecoder {
         func convert(width: Int, eighths: Int, into output: UnsafeMutableRawBufferPointer) {
             let height = output.count / (4 * width)
             let pixels = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            @inline(__always) func byte(_ value: Float) -> UInt8 {
-                UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
-            }
-            let luma = planes[0].baseAddress!
-            let lumaStride = geometry.components[0].paddedBlocksWide * geometry.components[0].samplesPerBlock
+            let converter = RowConverter(self, width: width, height: height, eighths: eighths)
+            defer { converter.deallocate() }
+            for y in 0..<height { converter.convert(row: y, into: pixels + y * width * 4) }
+        }
+    }
+
+    /// Makes RGBX rows from a decoded ``State``'s samples, one at a time, in any order: YCbCr (JFIF) converted, or
+    /// grey replicated. The resampler reads the rows it needs through it, so no RGBX copy of the whole decoded
+    /// picture is made.
+    struct RowConverter {
+        typealias Tap = State.Tap
+        struct Chroma {
+            var plane: UnsafeMutablePointer<Float>
+            var stride: Int
+            var columns: [Tap]
+            var rows: [Tap]
+            /// One row, interpolated vertically, with the level shift taken off.
+            var line: UnsafeMutablePointer<Float>
+        }
+
+        let width: Int
+        let luma: UnsafeMutablePointer<Float>
+        let lumaStride: Int
+        /// Blue and red difference, or nil for a grey picture.
+        let chroma: (blue: Chroma, red: Chroma)?
+
+        init(_ state: State, width: Int, height: Int, eighths: Int) {
+            let geometry = state.geometry
+            self.width = width
+            luma = state.planes[0].baseAddress!
+            lumaStride = geometry.components[0].paddedBlocksWide * geometry.components[0].samplesPerBlock
             guard geometry.components.count == 3 else {
-                for y in 0..<height {
-                    let row = pixels + y * width * 4
-                    let source = luma + y * lumaStride
-                    for x in 0..<width {
-                        let grey = byte(source[x])
-                        row[4 * x] = grey
-                        row[4 * x + 1] = grey
-                        row[4 * x + 2] = grey
-                        row[4 * x + 3] = 255
-                    }
-                }
+                chroma = nil
                 return
             }
             // Luma has the most samples (checked by `supports`); chroma is interpolated to it.
-            let chroma = [1, 2].map { index in
+            let planes = [1, 2].map { index in
                 let component = geometry.components[index]
                 let k = component.samplesPerBlock
-                let columns = Tap.taps(
-                    outputs: width,
-                    samples: component.paddedBlocksWide * k,
-                    ratio: Double(component.h * k) / Double(geometry.maxH * eighths)
-                )
-                let rows = Tap.taps(
-                    outputs: height,
-                    samples: component.paddedBlocksHigh * k,
-                    ratio: Double(component.v * k) / Double(geometry.maxV * eighths)
-                )
-                return (
-                    plane: planes[index].baseAddress!, stride: component.paddedBlocksWide * k, columns: columns,
-                    rows: rows
+                let stride = component.paddedBlocksWide * k
+                return Chroma(
+                    plane: state.planes[index].baseAddress!,
+                    stride: stride,
+                    columns: Tap.taps(
+                        outputs: width,
+                        samples: stride,
+                        ratio: Double(component.h * k) / Double(geometry.maxH * eighths)
+                    ),
+                    rows: Tap.taps(
+                        outputs: height,
+                        samples: component.paddedBlocksHigh * k,
+                        ratio: Double(component.v * k) / Double(geometry.maxV * eighths)
+                    ),
+                    line: .allocate(capacity: stride)
                 )
             }
-            let (blue, red) = (chroma[0], chroma[1])
-            // Per output row: first the vertical interpolation of each chroma plane's two rows (contiguous), then
-            // the horizontal taps per pixel.
-            let blueLine = UnsafeMutablePointer<Float>.allocate(capacity: blue.stride)
-            let redLine = UnsafeMutablePointer<Float>.allocate(capacity: red.stride)
-            defer {
-                blueLine.deallocate()
-                redLine.deallocate()
+            chroma = (planes[0], planes[1])
+        }
+
+        func deallocate() {
+            chroma?.blue.line.deallocate()
+            chroma?.red.line.deallocate()
+        }
+
+        /// Writes `count` pixels of row `y` from column `first` as RGBX floats, each channel within 0…255 (the
+        /// bytes of ``convert(row:into:)`` before rounding).
+        func convert(row y: Int, from first: Int, count: Int, into floats: UnsafeMutablePointer<Float>) {
+            @inline(__always) func channel(_ value: Float) -> Float { min(max(value, 0), 255) }
+            let source = luma + y * lumaStride
+            let end = min(first + count, width)
+            guard let (blue, red) = chroma else {
+                for x in first..<end {
+                    let grey = channel(source[x])
+                    let pixel = floats + (x - first) * 4
+                    (pixel[0], pixel[1], pixel[2], pixel[3]) = (grey, grey, grey, 255)
+                }
+                return
             }
-            @inline(__always) func interpolateRows(
-                _ plane: UnsafeMutablePointer<Float>,
-                stride: Int,
-                _ tap: Tap,
-                into line: UnsafeMutablePointer<Float>
-            ) {
-                let above = plane + tap.first * stride
-                let below = plane + tap.second * stride
-                for x in 0..<stride { line[x] = above[x] + (below[x] - above[x]) * tap.weight - 128 }
-            }
+            interpolate(blue, row: y)
+            interpolate(red, row: y)
+            let (blueLine, redLine) = (blue.line, red.line)
             blue.columns.withUnsafeBufferPointer { blueColumns in
                 red.columns.withUnsafeBufferPointer { redColumns in
-                    for y in 0..<height {
-                        interpolateRows(blue.plane, stride: blue.stride, blue.rows[y], into: blueLine)
-                        interpolateRows(red.plane, stride: red.stride, red.rows[y], into: redLine)
-                        let row = pixels + y * width * 4
-                        let source = luma + y * lumaStride
-                        for x in 0..<width {
-                            let (blueTap, redTap) = (blueColumns[x], redColumns[x])
-                            let l = source[x]
-                            let b =
-                                blueLine[blueTap.first] + (blueLine[blueTap.second] - blueLine[blueTap.first])
-                                * blueTap.weight
-                            let r =
-                                redLine[redTap.first] + (redLine[redTap.second] - redLine[redTap.first]) * redTap.weight
-                            row[4 * x] = byte(l + 1.402 * r)
-                            row[4 * x + 1] = byte(l - 0.344_136 * b - 0.714_136 * r)
-                            row[4 * x + 2] = byte(l + 1.772 * b)
-                            row[4 * x + 3] = 255
-                        }
+                    for x in first..<end {
+                        let (blueTap, redTap) = (blueColumns[x], redColumns[x])
+                        let l = source[x]
+                        let b =
+                            blueLine[blueTap.first] + (blueLine[blueTap.second] - blueLine[blueTap.first])
+                            * blueTap.weight
+                        let r = redLine[redTap.first] + (redLine[redTap.second] - redLine[redTap.first]) * redTap.weight
+                        let pixel = floats + (x - first) * 4
+                        pixel[0] = channel(l + 1.402 * r)
+                        pixel[1] = channel(l - 0.344_136 * b - 0.714_136 * r)
+                        pixel[2] = channel(l + 1.772 * b)
+                        pixel[3] = 255
+                    }
+                }
+            }
+        }
+
+        /// Interpolates `chroma`'s two rows for output row `y` into its line, taking the level shift off.
+        @inline(__always) private func interpolate(_ chroma: Chroma, row y: Int) {
+            let tap = chroma.rows[y]
+            let above = chroma.plane + tap.first * chroma.stride
+            let below = chroma.plane + tap.second * chroma.stride
+            let line = chroma.line
+            for x in 0..<chroma.stride { line[x] = above[x] + (below[x] - above[x]) * tap.weight - 128 }
+        }
+
+        /// Writes row `y`'s `width` RGBX pixels to `row`.
+        func convert(row y: Int, into row: UnsafeMutablePointer<UInt8>) {
+            @inline(__always) func byte(_ value: Float) -> UInt8 {
+                UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
+            }
+            let source = luma + y * lumaStride
+            guard let (blue, red) = chroma else {
+                for x in 0..<width {
+                    let grey = byte(source[x])
+                    row[4 * x] = grey
+                    row[4 * x + 1] = grey
+                    row[4 * x + 2] = grey
+                    row[4 * x + 3] = 255
+                }
+                return
+            }
+            // First the vertical interpolation of each chroma plane's two rows (contiguous), then the horizontal
+            // taps per pixel.
+            @inline(__always) func interpolateRows(_ chroma: Chroma) {
+                let tap = chroma.rows[y]
+                let above = chroma.plane + tap.first * chroma.stride
+                let below = chroma.plane + tap.second * chroma.stride
+                let line = chroma.line
+                for x in 0..<chroma.stride { line[x] = above[x] + (below[x] - above[x]) * tap.weight - 128 }
+            }
+            interpolateRows(blue)
+            interpolateRows(red)
+            let (blueLine, redLine) = (blue.line, red.line)
+            blue.columns.withUnsafeBufferPointer { blueColumns in
+                red.columns.withUnsafeBufferPointer { redColumns in
+                    for x in 0..<width {
+                        let (blueTap, redTap) = (blueColumns[x], redColumns[x])
+                        let l = source[x]
+                        let b =
+                            blueLine[blueTap.first] + (blueLine[blueTap.second] - blueLine[blueTap.first])
+                            * blueTap.weight
+                        let r = redLine[redTap.first] + (redLine[redTap.second] - redLine[redTap.first]) * redTap.weight
+                        row[4 * x] = byte(l + 1.402 * r)
+                        row[4 * x + 1] = byte(l - 0.344_136 * b - 0.714_136 * r)
+                        row[4 * x + 2] = byte(l + 1.772 * b)
+                        row[4 * x + 3] = 255
                     }
                 }
             }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A separable Lanczos-3 resampler for RGBX images, in `Float`, with the EXIF orientation applied on output.
+/// A separable Lanczos resampler (3 lobes, or 2 where the output is dithered) for RGBX images, in `Float`, with the EXIF orientation applied on output.
 ///
 /// The vertical pass runs first, one output row at a time, over contiguous floats (the compiler vectorises
 /// it): each source row of the window is converted to `Float` once, into a ring of the rows the filter spans,
@@ -36,6 +36,10 @@ struct Resampler: Sendable {
         /// How many columns `row` returns.
         var columnCount: Int
         var row: (Int) -> UnsafePointer<UInt8>
+        /// When set, the resampler takes rows as floats from it instead of `row`: `floats(r, first, count, into)`
+        /// writes row `r`'s `count` pixels from column `first` as RGBX floats, 0…255 (a decoder whose samples are
+        /// floats already: no rounding to bytes and back).
+        var floats: ((Int, Int, Int, UnsafeMutablePointer<Float>) -> Void)? = nil
 
         /// A whole packed RGBX image in memory.
         static func packed(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> Source {
@@ -53,11 +57,12 @@ struct Resampler: Sendable {
         var values: [Float]
         var stride: Int
 
-        /// Weights mapping `[origin, origin + length)` of a source axis with `limit` samples onto `outputs` samples.
-        init(origin: Double, length: Double, limit: Int, outputs: Int) {
+        /// Weights mapping `[origin, origin + length)` of a source axis with `limit` samples onto `outputs` samples,
+        /// through a Lanczos kernel of `lobes` lobes.
+        init(origin: Double, length: Double, limit: Int, outputs: Int, lobes: Double = Resampler.lobes) {
             let scale = length / Double(outputs)
             let filterScale = max(scale, 1)
-            let support = Resampler.lobes * filterScale
+            let support = lobes * filterScale
             let span = Window.span(origin: origin, length: length, limit: limit)
             let lowest = span.lowerBound
             let highest = span.upperBound - 1
@@ -73,7 +78,7 @@ struct Resampler: Sendable {
                 let last = max(first, min(highest, Int((centre + support - 0.5).rounded(.down)), first + stride - 1))
                 var weights: [Double] = []
                 for sample in first...last {
-                    weights.append(Resampler.lanczos((Double(sample) + 0.5 - centre) / filterScale))
+                    weights.append(Resampler.lanczos((Double(sample) + 0.5 - centre) / filterScale, lobes: lobes))
                 }
                 var total = weights.reduce(0, +)
                 if total.magnitude < 1e-9 {  // degenerate window: take the nearest sample
@@ -89,10 +94,11 @@ struct Resampler: Sendable {
         }
     }
 
+    /// The thumbnails' kernel: Lanczos-3.
     static let lobes = 3.0
 
-    /// The Lanczos-3 kernel.
-    static func lanczos(_ x: Double) -> Double {
+    /// The Lanczos kernel of `lobes` lobes.
+    static func lanczos(_ x: Double, lobes: Double = Resampler.lobes) -> Double {
         let x = x.magnitude
         guard x < lobes else { return 0 }
         guard x > 1e-9 else { return 1 }
@@ -109,14 +115,27 @@ struct Resampler: Sendable {
         outputWidth: Int,
         outputHeight: Int,
         orientation: EXIFOrientation,
+        lobes: Double = Resampler.lobes,
         into destination: UnsafeMutableRawBufferPointer
     ) {
         precondition(destination.count >= outputWidth * outputHeight * 4, "destination smaller than the output")
         guard outputWidth > 0, outputHeight > 0, source.width > 0, source.height > 0,
             let destinationBase = destination.baseAddress
         else { return }
-        let columns = Weights(origin: window.x, length: window.width, limit: source.width, outputs: outputWidth)
-        let rows = Weights(origin: window.y, length: window.height, limit: source.height, outputs: outputHeight)
+        let columns = Weights(
+            origin: window.x,
+            length: window.width,
+            limit: source.width,
+            outputs: outputWidth,
+            lobes: lobes
+        )
+        let rows = Weights(
+            origin: window.y,
+            length: window.height,
+            limit: source.height,
+            outputs: outputHeight,
+            lobes: lobes
+        )
         let firstColumn = columns.start.min() ?? 0
         let lastColumn = zip(columns.start, columns.count).map { $0 + $1 }.max() ?? 0
         let span = lastColumn - firstColumn
@@ -153,9 +172,13 @@ struct Resampler: Sendable {
                         let taps = rows.count[outputY]
                         nextSourceRow = max(nextSourceRow, top)
                         while nextSourceRow < top + taps {
-                            let bytes = source.row(nextSourceRow) + skippedBytes
                             let floats = ring + (nextSourceRow % ringRows) * lanes
-                            for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
+                            if let fill = source.floats {
+                                fill(nextSourceRow, firstColumn, max(span, 1), floats)
+                            } else {
+                                let bytes = source.row(nextSourceRow) + skippedBytes
+                                for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
+                            }
                             nextSourceRow += 1
                         }
                         func line(_ tap: Int) -> UnsafeMutablePointer<Float> { ring + ((top + tap) % ringRows) * lanes }

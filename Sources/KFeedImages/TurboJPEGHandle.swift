@@ -51,6 +51,10 @@ package final class TurboJPEGHandle {
         return fast.isEmpty ? [ScalingFactor(numerator: 1, denominator: 1)] : fast
     }()
 
+    /// Every factor M/8 for M = 1…8 (libjpeg decodes each; only 1/8, 1/4, 1/2 and 1/1 have SIMD inverse DCTs),
+    /// ascending.
+    static let eighthScalingFactors: [ScalingFactor] = (1...8).map { ScalingFactor(numerator: $0, denominator: 8) }
+
     private let handle: UnsafeMutableRawPointer
     private var hasFailed = false
 

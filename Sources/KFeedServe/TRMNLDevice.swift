@@ -17,11 +17,13 @@ struct TRMNLDevice: Sendable {
     /// The largest panel drawn at the size a board asks for in 1 bit, in pixels: its 1-bit PNG is at most
     /// 80,000 bytes of samples even for noise, within the ESP32-C3 boards' 90,000 bytes.
     static let maxOneBitPixels = 640_000
-    /// The ESP32-C3 boards' largest image, in bytes (TRMNL OG and the boards like it).
+    /// The ESP32-C3 boards' limit on an image, in bytes (TRMNL OG and the boards like it): the firmware draws a PNG
+    /// only when it is smaller.
     static let smallBoardBytes = 90_000
-    /// The X boards' largest image, in bytes.
+    /// The X boards' limit on an image, in bytes (their PSRAM holds it), as for ``smallBoardBytes``.
     static let largeBoardBytes = 750_000
-    /// The first firmware that draws 2-bit (4-grey) PNGs on a TRMNL OG.
+    /// The first firmware that draws 2-bit (4-grey) PNGs on a TRMNL OG: 1.6.0 (earlier ones draw only 1-bit PNGs
+    /// of 800×480; docs/renders.md, "What TRMNL's firmware draws").
     static let twoBitFirmware = [1, 6, 0]
 
     /// The device's MAC address, normalised (``ServeResponder/normalizedID(_:)``); empty when not sent.
@@ -71,11 +73,11 @@ struct TRMNLDevice: Sendable {
 
     /// The renders the device can show, best first (the server takes the first the feed's `--profile` list names,
     /// else the first):
-    /// - TRMNL X: `trmnl-x` (16 greys, ≤ 750,000 bytes);
-    /// - TRMNL OG (no size, or 800×480): `trmnl-grey4` (≤ 90,000 bytes) when its firmware draws 2 bits, then
-    ///   `trmnl` (1 bit, ≤ 90,000 bytes);
-    /// - another board, at the size it asks for: 1 bit up to ``maxOneBitPixels`` (≤ 90,000 bytes), else 16 greys up
-    ///   to ``RenderShelf/maxPixels`` (≤ 750,000 bytes, a larger board's); larger still, `trmnl-x`.
+    /// - TRMNL X: `trmnl-x` (16 greys, < 750,000 bytes);
+    /// - TRMNL OG (no size, or 800×480): `trmnl-grey4` (< 90,000 bytes) when its firmware draws 2 bits, then
+    ///   `trmnl` (1 bit, < 90,000 bytes);
+    /// - another board, at the size it asks for: 1 bit up to ``maxOneBitPixels`` (< 90,000 bytes), else 16 greys up
+    ///   to ``RenderShelf/maxPixels`` (< 750,000 bytes, a larger board's); larger still, `trmnl-x`.
     var profiles: [DisplayProfile] {
         if isX { return [.trmnlX] }
         guard let size, size.width != 800 || size.height != 480 else {

@@ -9,7 +9,8 @@ import KFeedImages
 enum BenchMain {
     static func main() async {
         // First thing, as `kfeed` does (Sources/kfeed/KFeedMain.swift says why).
-        _ = kfeed_malloc_set_mmap_threshold(1 << 20)
+        _ = kfeed_malloc_set_mmap_threshold(16 << 20)
+        _ = kfeed_malloc_set_trim_threshold(16 << 20)
         _ = kfeed_malloc_set_arena_max(1)
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {

@@ -2,16 +2,20 @@ import Foundation
 import KFeed
 import KFeedImages
 
-/// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] [--budget-mib N] files…` downscales every
-/// file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
+/// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] [--any-eighth] [--lobes L]
+/// [--budget-mib N] files…` downscales every file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
 /// `DIR/<name>.jpg`. `kfeed-bench images --size S --floor-scales files…` prints `M file` per file instead: the
-/// smallest fast DCT scale M/8 still covering the target, for the `djpeg -scale M/8` decode floor.
+/// smallest fast DCT scale M/8 still covering the target, for the `djpeg -scale M/8` decode floor. `--any-eighth` lets
+/// libjpeg decode at any M/8 and `--lobes 2` resamples with Lanczos-2, as dithered display renders do (with
+/// `--oversampling 1`): their pixels before dithering.
 enum ImageBench {
     struct Options {
         var size = ImageSize.small
         var output: URL?
         var workers = 2
         var oversampling = 2.0
+        var anyEighth = false
+        var lobes = 3.0
         var floorScales = false
         var budgetMiB: Int?
         var files: [URL] = []
@@ -37,6 +41,12 @@ enum ImageBench {
                 case "--budget-mib":
                     guard let mib = Int(try value(argument)), mib > 0 else { throw BenchError("bad --budget-mib") }
                     budgetMiB = mib
+                case "--any-eighth": anyEighth = true
+                case "--lobes":
+                    guard let count = Double(try value(argument)), (1...3).contains(count) else {
+                        throw BenchError("bad --lobes")
+                    }
+                    lobes = count
                 case "--floor-scales": floorScales = true
                 default: files.append(URL(fileURLWithPath: argument))
                 }
@@ -74,7 +84,11 @@ enum ImageBench {
         }
         guard let output = options.output else { throw BenchError("--out DIR is required") }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let thumbnailer = JPEGThumbnailer(decodeOversampling: options.oversampling)
+        let thumbnailer = JPEGThumbnailer(
+            decodeOversampling: options.oversampling,
+            decodesAnyEighth: options.anyEighth,
+            resamplingLobes: options.lobes
+        )
         let budget = options.budgetMiB.map { ImageDecodeBudget(capacity: $0 << 20) } ?? ImageDecodeBudget()
         let size = options.size
         let start = ContinuousClock.now

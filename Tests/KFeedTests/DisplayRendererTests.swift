@@ -131,7 +131,7 @@ struct DisplayRendererTests {
             return DisplayRender(data: try Data(contentsOf: file), profile: profile)
         }
         try Self.checkPalette(written, profile)
-        if let maxBytes = profile.maxBytes { #expect(render.data.count <= maxBytes) }
+        if let maxBytes = profile.maxBytes { #expect(render.data.count < maxBytes) }
         // White noise in 16 greys carries 4 bits a pixel, 1.3 MB at 1872×1404: TRMNL X's 750 kB needs the fallback.
         #expect(!render.isDegraded || (profile == .trmnlX && source == "noise"))
     }
@@ -171,6 +171,18 @@ struct DisplayRendererTests {
         #expect(!render.isDegraded)
     }
 
+    @Test func aRenderIsAlwaysUnderItsCapNeverAtIt() throws {
+        // TRMNL's firmware draws a PNG only when it is smaller than its board's limit: a file of exactly the cap is
+        // made again, smaller.
+        var profile = try DisplayProfile(parsing: "800x480:grey4")
+        let photo = try Self.source("gradient")
+        let full = try DisplayRenderer(profile: profile).render(photo: photo, caption: nil)
+        profile.maxBytes = full.data.count
+        let capped = try DisplayRenderer(profile: profile).render(photo: photo, caption: nil)
+        #expect(capped.data.count < full.data.count)
+        #expect(capped.isDegraded || capped.data != full.data)
+    }
+
     @Test func aByteCapFallsBackToNearestColourDeterministically() throws {
         var profile = try DisplayProfile(parsing: "800x480:mono")
         let photo = try Self.source("gradient")
@@ -179,7 +191,7 @@ struct DisplayRendererTests {
         let first = try DisplayRenderer(profile: profile).render(photo: photo, caption: nil)
         let second = try DisplayRenderer(profile: profile).render(photo: photo, caption: nil)
         #expect(first.isDegraded)
-        #expect(first.data.count <= profile.maxBytes ?? 0)
+        #expect(first.data.count < profile.maxBytes ?? 0)
         #expect(first.data == second.data)
         try Self.checkPalette(first, profile)
     }
@@ -301,7 +313,7 @@ struct DisplayRendererTests {
         try Self.checkPalette(render, profile)
         let png = try DecodedPNG(render.data)
         #expect(png.width == profile.width && png.height == profile.height)
-        if let maxBytes = profile.maxBytes { #expect(render.data.count <= maxBytes, "\(render.data.count) bytes") }
+        if let maxBytes = profile.maxBytes { #expect(render.data.count < maxBytes, "\(render.data.count) bytes") }
         var used = Set<Int>()
         for y in stride(from: 0, to: png.height, by: 3) {
             for x in stride(from: 0, to: png.width, by: 3) { used.insert(png.sample(x: x, y: y)) }
@@ -327,7 +339,7 @@ struct DisplayRendererTests {
     @Test func noiseStaysUnderTheTwoBitTRMNLCap() throws {
         // 800×480 at 2 bits is 96,000 bytes of samples: noise can exceed 90,000, and the fallback must bring it under.
         let render = try DisplayRenderer(profile: .trmnlGrey4).render(photo: try Self.source("noise"), caption: nil)
-        #expect(render.data.count <= 90_000, "\(render.data.count) bytes")
+        #expect(render.data.count < 90_000, "\(render.data.count) bytes")
         try Self.checkPalette(render, .trmnlGrey4)
     }
 

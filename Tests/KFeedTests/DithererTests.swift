@@ -96,6 +96,32 @@ struct DithererTests {
         #expect((luma.max() ?? 0) > 245)
     }
 
+    @Test func theToneCurveTableIsWithinATenthOfAGreyOfTheCurve() throws {
+        let luma = (0..<(64 * 64)).map { Float($0 % 256) }
+        let tone = try #require(
+            Ditherer.ToneStep(luma: luma, width: 64, height: 64, crisp: [UInt8](repeating: 0, count: 64 * 64))
+        )
+        var worst: Float = 0
+        tone.curve.withUnsafeBufferPointer { curve in
+            for step in 0...10_000 {
+                let x = Float(step) / 10_000
+                let smooth = x * x * (3 - 2 * x)
+                let exact = powf(x + Ditherer.curveStrength * (smooth - x), Ditherer.midtoneGamma) * 255
+                // A pixel whose blurred luma is its own is not sharpened: its position on the curve is x.
+                let value = x * (1 / tone.scale) + tone.low
+                let tabled = Ditherer.ToneStep.value(
+                    value,
+                    blurred: value,
+                    low: tone.low,
+                    scale: tone.scale,
+                    curve: curve
+                )
+                worst = max(worst, abs(tabled - exact))
+            }
+        }
+        #expect(worst < 0.1, "\(worst)")
+    }
+
     /// A flat `width`×`height` patch of one sRGB colour, and its indices when every pixel takes the nearest ink.
     static func nearest(_ colour: SIMD3<UInt8>, palette: DisplayPalette) -> Set<UInt8> {
         var pixels = [UInt8](repeating: 255, count: 8 * 8 * 4)

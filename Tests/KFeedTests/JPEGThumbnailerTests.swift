@@ -312,6 +312,23 @@ struct JPEGThumbnailerTests {
         #expect(try JPEGThumbnailer(decodeOversampling: 1).decodeScaleInEighths(of: source, size: .avatar) == 1)
     }
 
+    @Test func ditheredRendersDecodeAtTheSmallestEighthCoveringThePanel() throws {
+        let source = try TestJPEG.jpeg(TestJPEG.gradient(width: 2_560, height: 1_600), width: 2_560, height: 1_600)
+        let panel = ImageSize(width: 800, height: 480)
+        // 800/2560 = 0.3125: 3/8 (960×600) covers the panel; the fast scales alone would decode all of it (1/2 does
+        // not leave twice the target), and 1/4 (640×400) does not cover it.
+        let anyEighth = JPEGThumbnailer(decodeOversampling: 1, decodesAnyEighth: true, resamplingLobes: 2)
+        #expect(try anyEighth.decodeScaleInEighths(of: source, size: panel) == 3)
+        #expect(try JPEGThumbnailer().decodeScaleInEighths(of: source, size: panel) == 8)
+        #expect(try DisplayRenderer(profile: .trmnl).thumbnailer.decodeScaleInEighths(of: source, size: panel) == 3)
+        #expect(try DisplayRenderer(profile: .frame).thumbnailer.decodeScaleInEighths(of: source, size: panel) == 8)
+        // The picture is the same, within a grey level or two on a smooth gradient.
+        let fast = try JPEGThumbnailer().pixels(of: source, size: panel)
+        let scaled = try anyEighth.pixels(of: source, size: panel)
+        let worst = zip(fast, scaled).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 3, "\(worst) levels apart")
+    }
+
     @Test func budgetAdmitsWhatFitsAndRunsOversizedReservationsAlone() async {
         let budget = ImageDecodeBudget(capacity: 100)
         await budget.reserve(60)

@@ -156,6 +156,32 @@ struct ProgressiveFirstPassDecoderTests {
         #expect(ours.mean < libjpeg.mean + 2.5, "\(name) at \(eighths)/8: \(ours.mean) against \(libjpeg.mean)")
     }
 
+    @Test(arguments: fixtures, [2, 4])
+    func theResamplersFloatRowsAreTheBytesBeforeRounding(name: String, eighths: Int) throws {
+        let jpeg = try fixture(name)
+        let bytes = try firstPass(jpeg, eighths: eighths)
+        let worst = try jpeg.withUnsafeBytes { data in
+            let structure = try JPEGStructure.parse(data, maxScans: 100)
+            return try ProgressiveFirstPassDecoder.withRows(data, structure: structure, eighths: eighths) { source in
+                // Columns from the middle, as a crop asks for them.
+                let first = source.width / 3
+                let count = source.width - first
+                let floats = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
+                defer { floats.deallocate() }
+                var worst: Float = 0
+                for y in 0..<source.height {
+                    source.floats?(y, first, count, floats)
+                    for index in 0..<(count * 4) {
+                        let byte = Float(bytes.rgbx[(y * source.width + first) * 4 + index])
+                        worst = max(worst, abs(floats[index] - byte))
+                    }
+                }
+                return worst
+            }
+        }
+        #expect(worst <= 0.5, "\(name) at \(eighths)/8: \(worst)")
+    }
+
     @Test func aScanCutShortIsAFailureNotAGreyImage() throws {
         let jpeg = try fixture("standard-420")
         let firstScan = try #require(jpeg.firstRange(of: Data([0xFF, 0xDA])))
