@@ -82,8 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
             listed.contains { $0.name == device.value }
         }
         for id in trmnlDevices { devices[id] = listed[0].name }
-        // A TRMNL device shows the trmnl render: --refresh makes it for every entry of the feeds devices show (on
-        // demand it would be made at the first request of each hour).
+        // --refresh makes each listed device's render for every entry of the feed it shows (on demand it would be
+        // made at the device's first request of each hour): DeviceLogBook.renders says which.
         let shown = Set(devices.values)
         var keyPath = keyFile
         if keyPath == nil, let file, let path = file.serve.keyFile {
@@ -92,8 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let (address, key) = try addressAndKey(listen ?? file?.serve.listen ?? .default, keyFile: keyPath)
         try Self.checkToken(feeds, refreshing: refresh)
-        let extra = refresh ? Dictionary(shown.map { ($0, [DisplayProfile.trmnl]) }, uniquingKeysWith: { $1 }) : [:]
-        let source = feeds.refresh(named: options.selection.names, alsoRendering: extra)
+        let selected = options.selection.names
+        let root = feeds.root
+        let source = feeds.refresh(
+            named: selected,
+            alsoRendering: refresh ? DeviceLogBook.renders(for: devices, in: root) : [:]
+        )
         let served = listed.map { feed in
             // The feed's profiles: what --refresh renders, and the only renders ?profile= may ask for; none: any.
             let names = Set(feed.settings.profiles.map(\.name))
@@ -119,15 +123,22 @@ struct ServeCommand: AsyncParsableCommand {
             now: clock,
             timeZone: listed[0].settings.timeZone,
             logger: Self.logger(feeds),
-            refresh: refresh ? Self.refreshing(source, feeds: feeds, clock: clock) : nil,
+            refresh: refresh
+                ? Self.refreshing(
+                    { [devices] in
+                        feeds.refresh(named: selected, alsoRendering: DeviceLogBook.renders(for: devices, in: root))
+                    },
+                    feeds: feeds,
+                    clock: clock
+                ) : nil,
             renderSources: Self.renderSources(replay: feeds.replay),
             deviceDirectory: feeds.root
         )
-        let names = listed.map(\.name).joined(separator: ", ")
+        let listing = listed.map(\.name).joined(separator: ", ")
         try await Self.run(
             configuration,
             announcing: feeds.isFromFile
-                ? "\(listed.count) feeds (\(names)) from \(feeds.root.path)" : listed[0].directory.path
+                ? "\(listed.count) feeds (\(listing)) from \(feeds.root.path)" : listed[0].directory.path
         )
     }
 
@@ -216,7 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// ledger's lock; the token (checked once at start-up) and transport are made only when one is due. Each feed's
     /// failure is logged and its last good timeline kept being served.
     private static func refreshing(
-        _ refresh: FeedsRefresh,
+        _ makeRefresh: @escaping @Sendable () -> FeedsRefresh,
         feeds: Feeds,
         clock: @escaping @Sendable () -> Date
     ) -> @Sendable () async -> Void {
@@ -225,7 +236,7 @@ struct ServeCommand: AsyncParsableCommand {
         let plural = named ? "timelines" : "timeline"
         return {
             do {
-                for (name, result) in try await refresh.refresh(now: wholeSeconds(clock())) {
+                for (name, result) in try await makeRefresh().refresh(now: wholeSeconds(clock())) {
                     let prefix = named ? "\(name): " : ""
                     switch result {
                     case .done(let outcome): report(outcome, feed: named ? name : nil, verbose: verbose)

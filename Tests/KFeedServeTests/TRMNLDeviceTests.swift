@@ -103,4 +103,37 @@ struct TRMNLDeviceTests {
         memory.saw(Self.device([("ID", "AA"), ("Model", "x")]), profile: "trmnl-x", at: start)
         #expect(memory.all.first?.profile == "trmnl-x" && memory.all.first?.model == "x")
     }
+
+    @Test func theRenderMadeAheadForADeviceIsTheOneItWasLastShown() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let book = DeviceLogBook(directory: directory.url)
+        let start = Date(timeIntervalSince1970: 1_764_000_000)
+        book.saw(Self.device([("ID", "AA:00:00:00:00:01"), ("Model", "x")]), profile: "trmnl-x", at: start)
+        book.saw(
+            Self.device([("ID", "AA:00:00:00:00:02"), ("FW-Version", "1.6.2")]),
+            profile: "trmnl-grey4",
+            at: start
+        )
+        book.saw(Self.device([("ID", "AA:00:00:00:00:03")]), profile: "no-such-profile", at: start)
+        let devices = [
+            "aa:00:00:00:00:01": "kpop",  // listed in lower case: IDs compare upper-case
+            "AA:00:00:00:00:02": "kpop",
+            "AA:00:00:00:00:03": "pets",  // a render kfeed no longer knows: trmnl
+            "AA:00:00:00:00:04": "pets",  // not seen yet: trmnl
+            "AA:00:00:00:00:05": "kpop",
+        ]
+        let renders = DeviceLogBook.renders(for: devices, in: directory.url)
+        #expect(renders["kpop"].map { Set($0.map(\.name)) } == ["trmnl-x", "trmnl-grey4", "trmnl"])
+        #expect(renders["kpop"]?.count == 3)
+        #expect(renders["pets"]?.map(\.name) == ["trmnl"])
+        // Without a book every device gets trmnl.
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        #expect(
+            DeviceLogBook.renders(for: devices, in: empty.url).mapValues { $0.map(\.name) } == [
+                "kpop": ["trmnl"], "pets": ["trmnl"],
+            ]
+        )
+    }
 }
