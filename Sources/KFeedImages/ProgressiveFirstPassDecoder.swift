@@ -40,20 +40,31 @@ package enum ProgressiveFirstPassDecoder {
     }
 
     /// Decodes `jpeg` at `eighths`/8 (1, 2 or 4) into RGBX pixels, `ceil(width × eighths / 8)` by
-    /// `ceil(height × eighths / 8)`, the sizes TurboJPEG's scaling gives.
+    /// `ceil(height × eighths / 8)`, the sizes TurboJPEG's scaling gives. With `rows` and `columns`, only those
+    /// pixels are written (a thumbnail's crop: the rest of `output` is left as it was).
     /// - Throws: ``ImageFailure/corrupt`` for invalid tables, scans or codes; ``ImageFailure/truncated`` when a
     ///   scan's data ends early.
     package static func decode(
         _ jpeg: UnsafeRawBufferPointer,
         structure: JPEGStructure,
         eighths: Int,
-        into output: UnsafeMutableRawBufferPointer
+        into output: UnsafeMutableRawBufferPointer,
+        rows: Range<Int>? = nil,
+        columns: Range<Int>? = nil
     ) throws(ImageFailure) {
         precondition([1, 2, 4].contains(eighths), "the first-pass decoder scales to 1/8, 1/4 or 1/2")
         var state = State(geometry: Geometry(structure, eighths: eighths))
         defer { state.deallocate() }
         try state.run(jpeg)
-        state.convert(width: ceilDivide(structure.width * eighths, 8), eighths: eighths, into: output)
+        let width = ceilDivide(structure.width * eighths, 8)
+        let height = output.count / (4 * width)
+        state.convert(
+            width: width,
+            eighths: eighths,
+            rows: (rows ?? 0..<height).clamped(to: 0..<height),
+            columns: (columns ?? 0..<width).clamped(to: 0..<width),
+            into: output
+        )
     }
 }
 

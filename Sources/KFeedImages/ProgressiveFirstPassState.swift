@@ -448,9 +448,15 @@ extension ProgressiveFirstPassDecoder {
             }
         }
 
-        /// Writes RGBX pixels, `width` wide, from samples at `eighths`/8: YCbCr (JFIF) converted, or grey
-        /// replicated.
-        func convert(width: Int, eighths: Int, into output: UnsafeMutableRawBufferPointer) {
+        /// Writes the RGBX pixels of `rows` × `columns` of an image `width` wide, from samples at `eighths`/8: YCbCr
+        /// (JFIF) converted, or grey replicated.
+        func convert(
+            width: Int,
+            eighths: Int,
+            rows wanted: Range<Int>,
+            columns: Range<Int>,
+            into output: UnsafeMutableRawBufferPointer
+        ) {
             let height = output.count / (4 * width)
             let pixels = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
             @inline(__always) func byte(_ value: Float) -> UInt8 {
@@ -459,10 +465,10 @@ extension ProgressiveFirstPassDecoder {
             let luma = planes[0].baseAddress!
             let lumaStride = geometry.components[0].paddedBlocksWide * geometry.components[0].samplesPerBlock
             guard geometry.components.count == 3 else {
-                for y in 0..<height {
+                for y in wanted {
                     let row = pixels + y * width * 4
                     let source = luma + y * lumaStride
-                    for x in 0..<width {
+                    for x in columns {
                         let grey = byte(source[x])
                         row[4 * x] = grey
                         row[4 * x + 1] = grey
@@ -512,12 +518,12 @@ extension ProgressiveFirstPassDecoder {
             }
             blue.columns.withUnsafeBufferPointer { blueColumns in
                 red.columns.withUnsafeBufferPointer { redColumns in
-                    for y in 0..<height {
+                    for y in wanted {
                         interpolateRows(blue.plane, stride: blue.stride, blue.rows[y], into: blueLine)
                         interpolateRows(red.plane, stride: red.stride, red.rows[y], into: redLine)
                         let row = pixels + y * width * 4
                         let source = luma + y * lumaStride
-                        for x in 0..<width {
+                        for x in columns {
                             let (blueTap, redTap) = (blueColumns[x], redColumns[x])
                             let l = source[x]
                             let b =
