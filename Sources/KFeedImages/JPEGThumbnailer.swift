@@ -9,7 +9,7 @@ package import Foundation
 /// its libjpeg API a few rows at a time (`JPEGRowReader`: only the crop's columns and rows, never the whole
 /// decoded image), into a Lanczos-3 resampler that makes the exact size. Progressive JPEGs that end up at 1/8,
 /// 1/4 or 1/2 are decoded by `ProgressiveFirstPassDecoder` instead, which reads only their first-pass scans, at
-/// the smallest of those scales still covering the target. Output is a baseline 4:4:4 JPEG at quality 85 with no
+/// the smallest of those scales leaving ``firstPassCoverage``× the target (resampled up from there). Output is a baseline 4:4:4 JPEG at quality 85 with no
 /// metadata: at widget sizes, halving the colour resolution (4:2:0) costs more fidelity than anything before the
 /// encoder (bench/images.sh).
 ///
@@ -57,6 +57,13 @@ package struct JPEGThumbnailer: Sendable {
     package var resamplingLobes: Double
     /// The JPEG quality of thumbnails, 1…100.
     package static let quality = 85
+    /// The least share of the target, per side, that a progressive JPEG's first-pass decode may leave before it is
+    /// resampled (up, when below 1). The decode's cost grows with the square of its scale, so taking 1/4 where the
+    /// target needs a little over it (a 2560-px photo to 720 px: 640 px) rather than 1/2 does a third of the work.
+    /// From 1 to 0.7 on the benchmark corpus (`bench/images.sh`, 25 photos, 17 progressive): CPU −35 % at 720×340
+    /// and −29 % at 340×340; SSIM (R, G, B) mean 0.9552 → 0.9513 and 0.9564 → 0.9528, minimum 0.8898 → 0.8898 and
+    /// 0.9056 → 0.8845, where vipsthumbnail scores 0.9333 and 0.9272, minimum 0.8192 and 0.8400.
+    package static let firstPassCoverage = 0.7
     /// The chroma subsampling of thumbnails: none. 4:4:4 makes a thumbnail about 30 % larger than 4:2:0 and
     /// raises its SSIM against a full-resolution reference by about 0.014 (bench/images.sh, 338×338).
     static let subsampling = JPEGEncoder.Subsampling.s444
@@ -81,6 +88,11 @@ package struct JPEGThumbnailer: Sendable {
     /// - Returns: A baseline 4:4:4 JPEG of exactly `size`, quality 85, without metadata.
     /// - Throws: ``ImageFailure`` (typed): not a JPEG, too large, truncated, corrupt, too many scans, CMYK.
     package func thumbnail(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Data {
+        try thumbnailAndPixels(of: jpeg, size: size).jpeg
+    }
+
+    /// Like ``thumbnail(of:size:)``, with the pixels the thumbnail encodes.
+    package func thumbnailAndPixels(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Thumbnail {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
             let plan = try plan(for: bytes, size: size)
             return try render(bytes, plan)
@@ -97,9 +109,20 @@ package struct JPEGThumbnailer: Sendable {
     ) async throws(ImageFailure)
         -> Data
     {
+        try await thumbnail(of: jpeg, size: size, budget: budget) { $0.jpeg }
+    }
+
+    /// Like ``thumbnail(of:size:budget:)``, then `finish` on the same thread, with the pixels the thumbnail
+    /// encodes (a refresh computes the picture's identity there, from them, beside the other downloads and decodes).
+    package func thumbnail<T: Sendable>(
+        of jpeg: Data,
+        size: ImageSize,
+        budget: ImageDecodeBudget,
+        then finish: @escaping @Sendable (Thumbnail) -> T
+    ) async throws(ImageFailure) -> T {
         let cost = try memoryCost(of: jpeg, size: size)
         return try await budget.detached(reserving: cost) {
-            Result { () throws(ImageFailure) -> Data in try thumbnail(of: jpeg, size: size) }
+            Result { () throws(ImageFailure) -> T in finish(try thumbnailAndPixels(of: jpeg, size: size)) }
         }.get()
     }
 
@@ -181,16 +204,17 @@ package struct JPEGThumbnailer: Sendable {
         let scale = max(Double(storedWidth) / Double(structure.width), Double(storedHeight) / Double(structure.height))
         let cropWidth = min(Double(storedWidth) / scale, Double(structure.width))
         let cropHeight = min(Double(storedHeight) / scale, Double(structure.height))
-        // Prefer the smallest fast factor leaving `decodeOversampling`× the target (1× for progressive files the
-        // first-pass decoder reads: its samples are exact block averages, not a reduced inverse DCT's point
-        // samples, and need no headroom). If that needs more memory than allowed, fall back to smaller factors
-        // that still cover the target once.
+        // Prefer the smallest factor leaving `decodeOversampling`× the target; for progressive files the first-pass
+        // decoder reads, ``firstPassCoverage``× (its samples are exact block averages, not a reduced inverse DCT's
+        // point samples, and need no headroom). If that needs more memory than allowed, fall back to smaller factors
+        // that still cover the target once (progressive files: that share of it).
         let firstPass = ProgressiveFirstPassDecoder.supports(structure)
         let factors =
             decodesAnyEighth && !firstPass ? TurboJPEGHandle.eighthScalingFactors : TurboJPEGHandle.fastScalingFactors
-        let oversampling = firstPass ? 1 : decodeOversampling
+        let oversampling = firstPass ? Self.firstPassCoverage : decodeOversampling
+        let coverage = firstPass ? Self.firstPassCoverage : 1
         let preferred = factors.firstIndex { $0.value >= oversampling * scale * (1 - 1e-9) } ?? factors.count - 1
-        let covering = factors.firstIndex { $0.value >= scale * (1 - 1e-9) } ?? factors.count - 1
+        let covering = factors.firstIndex { $0.value >= coverage * scale * (1 - 1e-9) } ?? factors.count - 1
         var candidate = preferred
         var cost = 0
         while true {
@@ -262,23 +286,24 @@ package struct JPEGThumbnailer: Sendable {
 
     // MARK: - Rendering
 
-    func render(_ jpeg: UnsafeRawBufferPointer, _ plan: Plan) throws(ImageFailure) -> Data {
-        let output = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: plan.size.width * plan.size.height * 4,
-            alignment: 16
-        )
-        defer { output.deallocate() }
-        try decodeAndResample(jpeg, plan, into: output)
-        let encoder = try TurboJPEGHandle(.compressor)
-        return try encoder.compress(
-            UnsafeRawBufferPointer(output),
-            width: plan.size.width,
-            height: plan.size.height,
-            pitch: plan.size.width * 4,
-            pixelFormat: Int32(TJPF_RGBX.rawValue),
-            subsampling: Self.subsampling.turboJPEG,
-            quality: Self.quality
-        )
+    func render(_ jpeg: UnsafeRawBufferPointer, _ plan: Plan) throws(ImageFailure) -> Thumbnail {
+        var pixels = [UInt8](repeating: 0, count: plan.size.width * plan.size.height * 4)
+        let result = pixels.withUnsafeMutableBytes { output in
+            Result { () throws(ImageFailure) -> Data in
+                try decodeAndResample(jpeg, plan, into: output)
+                let encoder = try TurboJPEGHandle(.compressor)
+                return try encoder.compress(
+                    UnsafeRawBufferPointer(output),
+                    width: plan.size.width,
+                    height: plan.size.height,
+                    pitch: plan.size.width * 4,
+                    pixelFormat: Int32(TJPF_RGBX.rawValue),
+                    subsampling: Self.subsampling.turboJPEG,
+                    quality: Self.quality
+                )
+            }
+        }
+        return Thumbnail(jpeg: try result.get(), pixels: pixels, size: plan.size)
     }
 
     /// Decodes, orients, centre-crops and resamples like ``thumbnail(of:size:)``, without encoding: the RGBX
@@ -357,5 +382,20 @@ extension JPEGThumbnailer {
     /// The DCT scale (eighths: 1, 2, 4 or 8) this thumbnailer would decode `jpeg` at for `size`; for benchmarks.
     package func decodeScaleInEighths(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in try plan(for: bytes, size: size).factor.eighths }
+    }
+
+    /// The smallest fast DCT scale (eighths) at which `jpeg` still covers `size` once its crop is taken, whatever
+    /// this thumbnailer would choose: the decode floor `bench/images.sh` measures with `djpeg -scale M/8`.
+    package func coveringScaleInEighths(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
+        try withBytes(of: jpeg) { bytes throws(ImageFailure) in
+            let structure = try JPEGStructure.parse(bytes, maxScans: limits.maxScans)
+            let swaps = structure.orientation.swapsAxes
+            let scale = max(
+                Double(swaps ? size.height : size.width) / Double(structure.width),
+                Double(swaps ? size.width : size.height) / Double(structure.height)
+            )
+            let factors = TurboJPEGHandle.fastScalingFactors
+            return (factors.first { $0.value >= scale * (1 - 1e-9) } ?? factors[factors.count - 1]).eighths
+        }
     }
 }

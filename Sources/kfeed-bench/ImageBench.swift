@@ -75,9 +75,9 @@ enum ImageBench {
     static func run(_ arguments: [String]) async throws {
         let options = try Options(arguments)
         if options.floorScales {
-            let thumbnailer = JPEGThumbnailer(decodeOversampling: 1)
+            let thumbnailer = JPEGThumbnailer()
             for file in options.files {
-                let scale = try thumbnailer.decodeScaleInEighths(of: try Data(contentsOf: file), size: options.size)
+                let scale = try thumbnailer.coveringScaleInEighths(of: try Data(contentsOf: file), size: options.size)
                 print("\(scale) \(file.path)")
             }
             return

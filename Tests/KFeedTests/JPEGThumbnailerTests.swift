@@ -329,6 +329,23 @@ struct JPEGThumbnailerTests {
         #expect(worst <= 3, "\(worst) levels apart")
     }
 
+    @Test func progressiveFirstPassLeavesSeventyPercentOfTheTarget() throws {
+        let pixels = TestJPEG.gradient(width: 2_560, height: 1_600)
+        let progressive = try TestJPEG.jpeg(pixels, width: 2_560, height: 1_600, progressive: true)
+        let thumbnailer = JPEGThumbnailer()
+        // 720 px of 2560: 1/4 leaves 640 px (0.89× the target, over 0.7×), where 1/2 would be the first to cover it.
+        #expect(try thumbnailer.decodeScaleInEighths(of: progressive, size: .medium) == 2)
+        #expect(try thumbnailer.coveringScaleInEighths(of: progressive, size: .medium) == 4)
+        // 900 px: 1/4 leaves 0.71×; 1000 px: 0.64×, so 1/2.
+        #expect(try thumbnailer.decodeScaleInEighths(of: progressive, size: ImageSize(width: 900, height: 300)) == 2)
+        #expect(try thumbnailer.decodeScaleInEighths(of: progressive, size: ImageSize(width: 1_000, height: 300)) == 4)
+        let thumbnail = try thumbnailer.thumbnail(of: progressive, size: .medium)
+        let decoded = try decode(thumbnail)
+        #expect(decoded.header.width == 720 && decoded.header.height == 340)
+        // The gradient survives the upsampling: the left edge darker than the right in every channel it ramps.
+        #expect(decoded.colour(x: 4, y: 170).red < decoded.colour(x: 715, y: 170).red)
+    }
+
     @Test func budgetAdmitsWhatFitsAndRunsOversizedReservationsAlone() async {
         let budget = ImageDecodeBudget(capacity: 100)
         await budget.reserve(60)

@@ -253,9 +253,10 @@ struct ProgressiveFirstPassDecoderTests {
         }
         let small = try plan(progressive, .small)
         #expect(small.usesFirstPass)
-        // The smallest scale covering the target once: 1600 px crop at 1/4 is 400 ≥ 340.
+        // The smallest scale leaving 0.7× the target (`firstPassCoverage`): 1600 px crop at 1/4 is 400 ≥ 238.
         #expect(small.factor == TurboJPEGHandle.ScalingFactor(numerator: 1, denominator: 4))
         #expect(try !plan(baseline, .small).usesFirstPass)
-        #expect(try !plan(progressive, ImageSize(width: 1_400, height: 1_100)).usesFirstPass)  // full size
+        // 1/2 leaves 1000 px of 1600 (0.63×): full size.
+        #expect(try !plan(progressive, ImageSize(width: 1_600, height: 1_280)).usesFirstPass)
     }
 }

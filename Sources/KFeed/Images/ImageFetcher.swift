@@ -15,19 +15,24 @@ package struct ImageFetcher: Sendable {
         package var candidates: [URL]
         /// The output size.
         package var size: ImageSize
+        /// Whether the picture's identity is computed too (a post's picture, when the no-repeat rule is on), from
+        /// the thumbnail's pixels, right after it is made.
+        package var identifies: Bool
 
         /// Creates a job.
-        package init(path: String, candidates: [URL], size: ImageSize) {
+        package init(path: String, candidates: [URL], size: ImageSize, identifies: Bool = false) {
             self.path = path
             self.candidates = candidates
             self.size = size
+            self.identifies = identifies
         }
     }
 
     /// What became of a job.
     package enum Outcome: Sendable, Hashable {
-        /// The downscaled JPEG was made and handed to the store.
-        case stored
+        /// The downscaled JPEG was made and handed to the store; with its identity when the job asked for it (and
+        /// it could be computed).
+        case stored(PictureIdentity?)
         /// Why there is none ("download failed", "not a JPEG", "image too large"…).
         case failed(String)
     }
@@ -81,9 +86,9 @@ package struct ImageFetcher: Sendable {
                 guard let job = pending.popFirst() else { return }
                 group.addTask {
                     switch await make(job) {
-                    case .success(let image):
+                    case .success(let image, let identity):
                         try store(job.path, image)
-                        return (job.path, .stored)
+                        return (job.path, .stored(identity))
                     case .failure(let reason):
                         return (job.path, .failed(reason))
                     }
@@ -98,8 +103,17 @@ package struct ImageFetcher: Sendable {
         }
     }
 
-    /// The job's downscaled JPEG, or why there is none.
-    private func make(_ job: Job) async -> Fetched {
+    /// What became of one job before the store: the downscaled JPEG (and its identity, when asked for), or why
+    /// there is none.
+    private enum Made: Sendable {
+        case success(Data, PictureIdentity?)
+        case failure(String)
+    }
+
+    /// The job's downscaled JPEG, or why there is none. The identity is computed on the decode's own thread, from
+    /// the thumbnail's pixels before they are dropped (``Thumbnail/identity()``): no second decode, and beside the
+    /// downloads and decodes still running rather than after the batch.
+    private func make(_ job: Job) async -> Made {
         let body: Data
         switch await download(job.candidates) {
         case .failure(let reason):
@@ -107,9 +121,12 @@ package struct ImageFetcher: Sendable {
             return .failure(reason)
         case .success(let data): body = data
         }
-        return await decodeSlots.holding(1) { () async -> Fetched in
+        let identifies = job.identifies
+        return await decodeSlots.holding(1) { () async -> Made in
             do throws(ImageFailure) {
-                return .success(try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget))
+                return try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget) { thumbnail in
+                    .success(thumbnail.jpeg, identifies ? thumbnail.identity() : nil)
+                }
             } catch {
                 logger.debug("image \(job.path): \(error.reason)")
                 return .failure(error.reason)

@@ -216,10 +216,10 @@ extension Refresher {
         guard !planned.entries.isEmpty || (found.isBudgetLimited && run.previous?.entries.isEmpty == false) else {
             return .nothingToShow(planned)
         }
-        let (fetched, fetchSummary) = try await withDeadline(deadline) {
+        let (fetched, fetchSummary, made) = try await withDeadline(deadline) {
             try await fillImages(of: planned, with: connection.images)
         }
-        let pictures = await identities(of: fetched)
+        let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
             connection.checksPosts

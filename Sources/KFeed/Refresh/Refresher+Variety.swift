@@ -24,17 +24,19 @@ extension Refresher {
         return shown.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
-    /// The identity of each entry's picture (its thumbnail in the cache) by media key, when the no-repeat rule is on;
-    /// decoded on a thread of its own, off Swift's cooperative pool.
-    func identities(of filled: Manifest) async -> [String: PictureIdentity] {
+    /// The identity of each entry's picture by media key, when the no-repeat rule is on: `made`'s, computed as the
+    /// pictures this refresh fetched were made; the others' (reused from the cache) decoded from their thumbnails, on
+    /// a thread of its own, off Swift's cooperative pool.
+    func identities(of filled: Manifest, made: [String: PictureIdentity] = [:]) async -> [String: PictureIdentity] {
         guard settings.noRepeatWindow > 0 else { return [:] }
         let store = self.store
-        let pictures = filled.entries.filter { !$0.placeholder }.compactMap { entry in
+        let pictures = filled.entries.filter { !$0.placeholder && made[$0.media.key] == nil }.compactMap { entry in
             entry.image.map { (entry.media.key, $0) }
         }
+        guard !pictures.isEmpty else { return made }
         let result = await ImageDecodeBudget().detached(reserving: 0) {
             () -> Result<[String: PictureIdentity], Never> in
-            var identities: [String: PictureIdentity] = [:]
+            var identities = made
             for (key, image) in pictures {
                 identities[key] = store.data(at: image).flatMap(PictureIdentity.of(jpeg:))
             }

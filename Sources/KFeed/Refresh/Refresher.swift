@@ -392,8 +392,13 @@ public struct Refresher: Sendable {
     }
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
-    func fillImages(of planned: Manifest, with images: ImageFetcher) async throws -> (Manifest, Summary) {
-        let plan = ImagePlan(for: planned, in: store)
+    /// - Returns: the manifest, the counts, and the identities of the pictures made (by media key), when the
+    ///   no-repeat rule is on: computed as each was made, beside the other downloads.
+    func fillImages(
+        of planned: Manifest,
+        with images: ImageFetcher
+    ) async throws -> (Manifest, Summary, [String: PictureIdentity]) {
+        let plan = ImagePlan(for: planned, in: store, identifies: settings.noRepeatWindow > 0)
         let store = self.store
         let results = try await images.run(plan.jobs) { path, image in try store.store(image, at: path) }
         let stored = try plan.point(planned, at: results, in: store)
@@ -401,7 +406,7 @@ public struct Refresher: Sendable {
         summary.fetched = stored.written
         summary.reused = plan.reused
         summary.placeholders = stored.placeholders
-        return (stored.manifest, summary)
+        return (stored.manifest, summary, stored.identities)
     }
 
     /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes (the deadline counts from

@@ -1,0 +1,88 @@
+package import Foundation
+
+/// A widget thumbnail and the pixels it encodes: what ``JPEGThumbnailer`` makes, handed on before the pixels are
+/// dropped so that whatever else is computed from the picture (its ``PictureIdentity``) needs no second decode.
+package struct Thumbnail: Sendable {
+    /// The baseline JPEG.
+    package var jpeg: Data
+    /// The RGBX pixels the JPEG encodes (before its loss), `size.width × size.height`, rows packed.
+    package var pixels: [UInt8]
+    /// The thumbnail's size.
+    package var size: ImageSize
+
+    package init(jpeg: Data, pixels: [UInt8], size: ImageSize) {
+        self.jpeg = jpeg
+        self.pixels = pixels
+        self.size = size
+    }
+
+    /// The picture's identity, from ``pixels``: the one place a refresh computes it for a picture it makes.
+    ///
+    /// It gives what ``PictureIdentity/of(jpeg:)`` gives for ``jpeg`` without decoding it: that decodes the JPEG at
+    /// 1/8 scale, where each sample is the mean of an 8×8 block; here the same block means are taken from the
+    /// pixels (before the encoder's loss), then hashed, and centre-cropped and resampled to the colour signature's
+    /// cells as ``ColourSignature/of(jpeg:thumbnailer:)`` does.
+    package func identity() -> PictureIdentity? {
+        // Under 72×64 the hash needs more than the 1/8 scale: decoded as the JPEG it is.
+        guard size.width >= 72, size.height >= 64, pixels.count >= size.width * size.height * 4 else {
+            return PictureIdentity.of(jpeg: jpeg)
+        }
+        let eighth = blockMeans()
+        let hash = PerceptualHash.of(rgbx: eighth.pixels, width: eighth.width, height: eighth.height)
+        // The signature's square: the thumbnailer's centre crop and Lanczos-3, from the 1/8-scale means.
+        let side = ColourSignature.side
+        let crop = Double(min(size.width, size.height)) / 8
+        var cells = [UInt8](repeating: 0, count: side * side * 4)
+        eighth.pixels.withUnsafeBytes { source in
+            cells.withUnsafeMutableBytes { output in
+                Resampler.resample(
+                    source: .packed(source, width: eighth.width, height: eighth.height),
+                    window: Resampler.Window(
+                        x: (Double(size.width) / 8 - crop) / 2,
+                        y: (Double(size.height) / 8 - crop) / 2,
+                        width: crop,
+                        height: crop
+                    ),
+                    outputWidth: side,
+                    outputHeight: side,
+                    orientation: .identity,
+                    into: output
+                )
+            }
+        }
+        guard let signature = ColourSignature.of(rgbx: cells) else { return nil }
+        return PictureIdentity(hash: hash, signature: signature)
+    }
+
+    /// The mean of each 8×8 block of the pixels, `ceil(width / 8)` × `ceil(height / 8)`, as a JPEG decoder's 1/8 scale
+    /// gives them: a partial block at the right or bottom edge is padded by repeating its last column or row, as the
+    /// encoder pads it.
+    func blockMeans() -> (pixels: [UInt8], width: Int, height: Int) {
+        let (width, height) = (size.width, size.height)
+        let blocksWide = (width + 7) / 8
+        let blocksHigh = (height + 7) / 8
+        var sums = [UInt32](repeating: 0, count: blocksWide * 4)
+        var means = [UInt8](repeating: 0, count: blocksWide * blocksHigh * 4)
+        pixels.withUnsafeBufferPointer { pixels in
+            for blockY in 0..<blocksHigh {
+                for index in sums.indices { sums[index] = 0 }
+                for step in 0..<8 {
+                    let row = pixels.baseAddress! + min(blockY * 8 + step, height - 1) * width * 4
+                    for x in 0..<blocksWide * 8 {
+                        let pixel = row + min(x, width - 1) * 4
+                        let block = (x >> 3) * 4
+                        sums[block] += UInt32(pixel[0])
+                        sums[block + 1] += UInt32(pixel[1])
+                        sums[block + 2] += UInt32(pixel[2])
+                    }
+                }
+                for blockX in 0..<blocksWide {
+                    let at = (blockY * blocksWide + blockX) * 4
+                    for channel in 0..<3 { means[at + channel] = UInt8((sums[blockX * 4 + channel] + 32) / 64) }
+                    means[at + 3] = 255
+                }
+            }
+        }
+        return (means, blocksWide, blocksHigh)
+    }
+}

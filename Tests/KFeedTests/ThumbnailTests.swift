@@ -1,0 +1,52 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeedImages
+
+/// A thumbnail's identity computed from the pixels it encodes (what a refresh does, with no second decode) is the
+/// identity of the thumbnail JPEG decoded again, up to the encoder's loss.
+struct ThumbnailTests {
+    private static func sources() throws -> [(name: String, jpeg: Data)] {
+        let stage = LayoutFamily.stage.picture(seed: 3, width: 1_200, height: 800)
+        let tint = LayoutFamily.tint.picture(seed: 5, width: 800, height: 1_000)
+        return [
+            ("stage", try TestJPEG.jpeg(stage, width: 1_200, height: 800)),
+            ("tint, progressive", try TestJPEG.jpeg(tint, width: 800, height: 1_000, progressive: true)),
+            ("gradient", try TestJPEG.jpeg(TestJPEG.gradient(width: 900, height: 700), width: 900, height: 700)),
+        ]
+    }
+
+    @Test(arguments: [ImageSize.small, .medium, .large])
+    func identityFromThePixelsIsTheDecodedThumbnails(size: ImageSize) throws {
+        for source in try Self.sources() {
+            let thumbnail = try JPEGThumbnailer().thumbnailAndPixels(of: source.jpeg, size: size)
+            #expect(thumbnail.size == size)
+            #expect(thumbnail.pixels.count == size.width * size.height * 4)
+            let fromPixels = try #require(thumbnail.identity(), "\(source.name)")
+            let decoded = try #require(PictureIdentity.of(jpeg: thumbnail.jpeg), "\(source.name)")
+            #expect(fromPixels.hash.distance(to: decoded.hash) <= 2, "\(source.name) at \(size)")
+            #expect(fromPixels.signature.distance(to: decoded.signature) < 0.5, "\(source.name) at \(size)")
+            #expect(fromPixels.isSamePicture(as: decoded), "\(source.name) at \(size)")
+        }
+    }
+
+    @Test func thumbnailsUnderTheHashsEighthScaleAreDecodedAsTheirJPEG() throws {
+        let size = ImageSize(width: 48, height: 48)
+        let thumbnail = try JPEGThumbnailer().thumbnailAndPixels(of: try Self.sources()[0].jpeg, size: size)
+        #expect(thumbnail.identity() == PictureIdentity.of(jpeg: thumbnail.jpeg))
+    }
+
+    @Test func blockMeansPadAPartialBlockByRepeatingItsEdge() {
+        // 10×9: the last column 200, the rest 0. Block (1, 0) holds columns 8 and 9 and six copies of column 9.
+        let (width, height) = (10, 9)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height { pixels[(y * width + 9) * 4] = 200 }
+        let means = Thumbnail(jpeg: Data(), pixels: pixels, size: ImageSize(width: width, height: height)).blockMeans()
+        #expect(means.width == 2 && means.height == 2)
+        #expect(means.pixels[0] == 0)
+        #expect(means.pixels[4] == 175)  // (7 × 200) / 8
+        #expect(means.pixels[12] == 175)  // the bottom row repeats too
+        #expect(means.pixels[7] == 255)
+    }
+}
