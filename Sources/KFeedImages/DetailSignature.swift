@@ -21,7 +21,7 @@ package struct DetailSignature: Sendable, Hashable {
     package static let chromaSide = 16
     /// The largest ``distance(to:)`` at which two pictures are the same photo; set on the tuning half of
     /// `bench/reposts.sh` (the held-out half is measured, not tuned on).
-    package static let samePictureThreshold: Float = 3.1
+    package static let samePictureThreshold: Float = 3
 
     /// L of each lightness cell, row by row (L × 255), then a and b of each chroma cell (128 + 320 × value).
     package let bytes: [UInt8]
