@@ -227,7 +227,7 @@ public enum FuzzTargets {
     }
 
     /// A cache file, read as `timeline.json`, `state.json` and `history.json`, each written again; a timeline also
-    /// rendered as the preview page; a history's pictures (hashes and colour signatures) compared with each other as
+    /// rendered as the preview page; a history's pictures (hashes and detail signatures) compared with each other as
     /// the repost check does.
     public static func cacheFiles(_ data: Data) {
         let now = Date(timeIntervalSince1970: 1_795_338_000)

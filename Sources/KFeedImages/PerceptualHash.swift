@@ -53,6 +53,20 @@ package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
 
     /// The hash of packed RGBX pixels (at least 9×8).
     package static func of(rgbx pixels: [UInt8], width: Int, height: Int) -> PerceptualHash {
+        pixels.withUnsafeBytes { buffer in
+            of(pixels: buffer, width: width, height: height, bytesPerRow: width * 4, channels: 4)
+        }
+    }
+
+    /// The hash of decoded pixels (at least 9×8): rows `bytesPerRow` apart, `channels` bytes a pixel (1: grey, 3:
+    /// RGB, 4: RGBX).
+    package static func of(
+        pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        channels: Int
+    ) -> PerceptualHash {
         var grey = [Int](repeating: 0, count: 9 * 8)
         for cellY in 0..<8 {
             let top = cellY * height / 8
@@ -62,10 +76,13 @@ package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
                 let right = max(left + 1, (cellX + 1) * width / 9)
                 var sum = 0
                 for y in top..<bottom {
-                    var index = (y * width + left) * 4
+                    var index = y * bytesPerRow + left * channels
                     for _ in left..<right {
-                        sum += 299 * Int(pixels[index]) + 587 * Int(pixels[index + 1]) + 114 * Int(pixels[index + 2])
-                        index += 4
+                        sum +=
+                            channels == 1
+                            ? 1_000 * Int(pixels[index])
+                            : 299 * Int(pixels[index]) + 587 * Int(pixels[index + 1]) + 114 * Int(pixels[index + 2])
+                        index += channels
                     }
                 }
                 grey[cellY * 9 + cellX] = sum / ((bottom - top) * (right - left))

@@ -1,33 +1,82 @@
 package import Foundation
 
 /// What decides whether two pictures are the same photo (`docs/timeline.md`): a ``PerceptualHash`` within
-/// ``candidateHashDistance`` makes a candidate (a cheap test on 64 bits), and a ``ColourSignature`` within its
-/// threshold confirms it. The hash alone sees only the grey layout, so it calls a whole teaser series one picture.
+/// ``candidateHashDistance`` makes a candidate (a cheap test on 64 bits), and a ``DetailSignature`` confirms it on
+/// where the two differ most, once lined up. The hash alone sees only the grey layout, so it calls a whole teaser
+/// series one picture; a mean over the frame calls pictures that share a backdrop and differ in a small subject
+/// one picture.
 package struct PictureIdentity: Sendable, Hashable {
     /// The grey layout.
     package var hash: PerceptualHash
-    /// The colours, cell by cell.
-    package var signature: ColourSignature
+    /// The colours and lightness, cell by cell.
+    package var detail: DetailSignature
 
-    /// The largest hash distance at which two pictures are compared by colour: reposts measure up to 20 (a crop
-    /// moves many bits), different photos about 32 (`bench/reposts.sh`).
-    package static let candidateHashDistance = 24
+    /// The largest hash distance at which two pictures are compared in detail (`bench/reposts.sh` measures both
+    /// sides).
+    package static let candidateHashDistance = 30
 
-    package init(hash: PerceptualHash, signature: ColourSignature) {
+    package init(hash: PerceptualHash, detail: DetailSignature) {
         self.hash = hash
-        self.signature = signature
+        self.detail = detail
     }
 
-    /// The identity of a JPEG (a widget thumbnail); nil when it cannot be decoded.
+    /// The identity of a JPEG (a widget thumbnail), from one decode at the smallest fast scale that leaves
+    /// ``DetailSignature/side`` pixels a side; nil when it cannot be decoded.
     package static func of(jpeg: Data) -> PictureIdentity? {
-        guard let hash = PerceptualHash.of(jpeg: jpeg), let signature = ColourSignature.of(jpeg: jpeg) else {
-            return nil
+        jpeg.withUnsafeBytes { bytes -> PictureIdentity? in
+            guard let decoder = try? TurboJPEGHandle(.decompressor), let header = try? decoder.header(of: bytes)
+            else { return nil }
+            let side = DetailSignature.side
+            let factor =
+                TurboJPEGHandle.fastScalingFactors.first {
+                    $0.scaled(header.width) >= side && $0.scaled(header.height) >= side
+                } ?? TurboJPEGHandle.fastScalingFactors.last
+            guard let factor else { return nil }
+            let width = factor.scaled(header.width)
+            let height = factor.scaled(header.height)
+            guard width >= 9, height >= 8 else { return nil }
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let decoded = pixels.withUnsafeMutableBytes { destination in
+                (try? decoder.decompressRGBX(bytes, width: width, height: height, into: destination)) != nil
+            }
+            guard decoded else { return nil }
+            return pixels.withUnsafeBytes { buffer in
+                of(pixels: buffer, width: width, height: height, bytesPerRow: width * 4, channels: 4)
+            }
         }
-        return PictureIdentity(hash: hash, signature: signature)
     }
 
-    /// Whether `other` shows the same photo: a hash candidate confirmed by colour.
+    /// The identity of decoded pixels (the widget thumbnail as shown, at any size of at least 9×8; 32×32 or more
+    /// keeps every cell's detail): rows `bytesPerRow` apart, `channels` bytes a pixel (1: grey, 3: RGB, 4: RGBX).
+    /// A caller that has just decoded or resampled the picture passes its pixels and decodes nothing again.
+    package static func of(
+        pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        channels: Int
+    ) -> PictureIdentity? {
+        guard width >= 9, height >= 8,
+            let detail = DetailSignature.of(
+                pixels: pixels,
+                width: width,
+                height: height,
+                bytesPerRow: bytesPerRow,
+                channels: channels
+            )
+        else { return nil }
+        let hash = PerceptualHash.of(
+            pixels: pixels,
+            width: width,
+            height: height,
+            bytesPerRow: bytesPerRow,
+            channels: channels
+        )
+        return PictureIdentity(hash: hash, detail: detail)
+    }
+
+    /// Whether `other` shows the same photo: a hash candidate confirmed in detail.
     package func isSamePicture(as other: PictureIdentity) -> Bool {
-        hash.distance(to: other.hash) <= Self.candidateHashDistance && signature.isSamePicture(as: other.signature)
+        hash.distance(to: other.hash) <= Self.candidateHashDistance && detail.isSamePicture(as: other.detail)
     }
 }

@@ -19,39 +19,32 @@ package struct Thumbnail: Sendable {
     /// The picture's identity, from ``pixels``: the one place a refresh computes it for a picture it makes.
     ///
     /// It gives what ``PictureIdentity/of(jpeg:)`` gives for ``jpeg`` without decoding it: that decodes the JPEG at
-    /// 1/8 scale, where each sample is the mean of an 8×8 block; here the same block means are taken from the
-    /// pixels (before the encoder's loss), then hashed, and centre-cropped and resampled to the colour signature's
-    /// cells as ``ColourSignature/of(jpeg:thumbnailer:)`` does.
+    /// the smallest scale leaving ``DetailSignature/side`` pixels a side — 1/8 for a widget thumbnail, where each
+    /// sample is the mean of an 8×8 block; here the same block means are taken from the pixels (before the encoder's
+    /// loss). A thumbnail too small for that gives its pixels whole.
     package func identity() -> PictureIdentity? {
-        // Under 72×64 the hash needs more than the 1/8 scale: decoded as the JPEG it is.
-        guard size.width >= 72, size.height >= 64, pixels.count >= size.width * size.height * 4 else {
-            return PictureIdentity.of(jpeg: jpeg)
-        }
-        let eighth = blockMeans()
-        let hash = PerceptualHash.of(rgbx: eighth.pixels, width: eighth.width, height: eighth.height)
-        // The signature's square: the thumbnailer's centre crop and Lanczos-3, from the 1/8-scale means.
-        let side = ColourSignature.side
-        let crop = Double(min(size.width, size.height)) / 8
-        var cells = [UInt8](repeating: 0, count: side * side * 4)
-        eighth.pixels.withUnsafeBytes { source in
-            cells.withUnsafeMutableBytes { output in
-                Resampler.resample(
-                    source: .packed(source, width: eighth.width, height: eighth.height),
-                    window: Resampler.Window(
-                        x: (Double(size.width) / 8 - crop) / 2,
-                        y: (Double(size.height) / 8 - crop) / 2,
-                        width: crop,
-                        height: crop
-                    ),
-                    outputWidth: side,
-                    outputHeight: side,
-                    orientation: .identity,
-                    into: output
+        guard pixels.count >= size.width * size.height * 4 else { return PictureIdentity.of(jpeg: jpeg) }
+        if min(size.width, size.height) / 8 >= DetailSignature.side {
+            let eighth = blockMeans()
+            return eighth.pixels.withUnsafeBytes { bytes in
+                PictureIdentity.of(
+                    pixels: bytes,
+                    width: eighth.width,
+                    height: eighth.height,
+                    bytesPerRow: eighth.width * 4,
+                    channels: 4
                 )
             }
         }
-        guard let signature = ColourSignature.of(rgbx: cells) else { return nil }
-        return PictureIdentity(hash: hash, signature: signature)
+        return pixels.withUnsafeBytes { bytes in
+            PictureIdentity.of(
+                pixels: bytes,
+                width: size.width,
+                height: size.height,
+                bytesPerRow: size.width * 4,
+                channels: 4
+            )
+        }
     }
 
     /// The mean of each 8×8 block of the pixels, `ceil(width / 8)` × `ceil(height / 8)`, as a JPEG decoder's 1/8 scale

@@ -3,137 +3,366 @@ import KFeed
 import KFeedImages
 import KFeedTestSupport
 
-/// `kfeed-bench reposts [--sample DIR] [--siblings N] PHOTO…`: repost detection on both of its sides, as a refresh
-/// sees it (each picture made into a `small` widget thumbnail, then compared by ``PictureIdentity``).
+/// `kfeed-bench reposts [--members N] [--sample DIR] --tuning PHOTO… --held-out PHOTO…`: repost detection on both
+/// of its sides, as a refresh sees it (each picture made into a `small` widget thumbnail, then compared by
+/// ``PictureIdentity``), on two halves: the tuning half, on which the thresholds were set, and the held-out half,
+/// which was only measured.
 ///
-/// Must never be called the same: every pair of N members of each ``LayoutFamily`` (one composition, seeded colours
-/// and content), every pair of the bundled sample's distinct pictures (`--sample`: `Fixtures/images`), and every
-/// pair of the photos. Must be called the same: reposts of each photo as people make them, from its 2048-px
-/// rendition: X's other renditions, re-encodes at quality 50–95, a progressive copy, crops of 2–5 % and borders of
-/// 4–8 px. Prints the hash and colour distances of both sides, the margin the thresholds leave, and the counts;
-/// exits 1 when a distinct pair is called the same or fewer than 99 % of the reposts are caught.
+/// Must never be called the same (every pair within a family): tuning — the `stage`, `tint` and `backdrop`
+/// ``LayoutFamily`` members, the bundled sample's pictures, the tuning photos; held out — the `teaser`, `night`,
+/// `flat` and `text` members, the held-out photos, and four overlapping regions (60 % × 60 %, one at each corner)
+/// of every held-out photo, one scene framed four ways. Must be called the same: every ``Repost`` kind of every
+/// photo and of the first two members of each family of the half. Prints per family and per half the pairs, the
+/// hash candidates, the pairs called the same and the detail distances; an ROC over the detail threshold; the same
+/// pairs judged by a reference perceptual hash (pHash: DCT of a 32×32 grey, top-left 8×8 without DC, median
+/// threshold, Hamming distance) with its threshold set on the tuning half; and the time an identity takes. Exits
+/// 1 when the held-out half misses a goal: 0 distinct pairs called the same, ≥ 99.5 % of reposts caught, ≤ 1 ms a
+/// picture.
 enum RepostBench {
     static func run(_ arguments: [String]) throws {
         var sample: URL?
-        var siblings = 26
-        var photos: [URL] = []
+        var members = 60
+        var photos: [Half: [URL]] = [.tuning: [], .heldOut: []]
+        var half = Half.tuning
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
             case "--sample": sample = iterator.next().map { URL(fileURLWithPath: $0, isDirectory: true) }
-            case "--siblings": siblings = iterator.next().flatMap(Int.init) ?? siblings
-            default: photos.append(URL(fileURLWithPath: argument))
+            case "--members": members = iterator.next().flatMap(Int.init) ?? members
+            case "--tuning": half = .tuning
+            case "--held-out": half = .heldOut
+            default: photos[half, default: []].append(URL(fileURLWithPath: argument))
             }
         }
         let thumbnailer = JPEGThumbnailer()
-        func identity(_ jpeg: Data) throws -> PictureIdentity {
+        var timings: [Duration] = []
+        var pixelTimings: [Duration] = []
+        let clock = ContinuousClock()
+        func picture(_ jpeg: Data) throws -> Picture {
             let thumbnail = try thumbnailer.thumbnail(of: jpeg, size: .small)
-            guard let identity = PictureIdentity.of(jpeg: thumbnail) else { throw ImageBench.BenchError("no identity") }
-            return identity
+            var identity: PictureIdentity?
+            timings.append(clock.measure { identity = PictureIdentity.of(jpeg: thumbnail) })
+            guard let identity else { throw ImageBench.BenchError("no identity") }
+            let pixels = try thumbnailer.pixels(of: thumbnail, size: .small)
+            pixelTimings.append(
+                clock.measure {
+                    _ = pixels.withUnsafeBytes { buffer in
+                        PictureIdentity.of(pixels: buffer, width: 340, height: 340, bytesPerRow: 340 * 4, channels: 4)
+                    }
+                }
+            )
+            return Picture(identity: identity, pHash: PHash.of(rgbx: pixels, width: 340, height: 340))
+        }
+        func member(_ family: LayoutFamily, _ seed: Int) throws -> Data {
+            try TestJPEG.jpeg(family.picture(seed: seed, width: 544, height: 680), width: 544, height: 680)
         }
 
         var distinct: [Pair] = []
-        for family in LayoutFamily.allCases {
-            let members = try (0..<siblings).map { seed in
-                let pixels = family.picture(seed: seed, width: 544, height: 680)
-                return try identity(TestJPEG.jpeg(pixels, width: 544, height: 680))
+        var reposts: [Pair] = []
+        let families: [Half: [LayoutFamily]] = [
+            .tuning: [.stage, .tint, .backdrop], .heldOut: [.teaser, .night, .flat, .text],
+        ]
+        for half in Half.allCases {
+            for family in families[half] ?? [] {
+                let count = family == .flat ? min(members, 48) : members
+                let pictures = try (0..<count).map { try picture(member(family, $0)) }
+                distinct += pairs(pictures, family: family.rawValue, half: half)
+                for seed in 0..<2 {
+                    let jpeg = try member(family, seed)
+                    for (kind, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
+                        let pair = Pair(
+                            pictures[seed],
+                            try picture(copy),
+                            family: family.rawValue,
+                            kind: kind,
+                            half: half
+                        )
+                        reposts.append(pair)
+                    }
+                }
             }
-            distinct += pairs(members, group: "layout siblings (\(family.rawValue))")
+            var originals: [Picture] = []
+            var regions: [Picture] = []
+            for photo in photos[half] ?? [] {
+                let jpeg = try Data(contentsOf: photo)
+                let original = try picture(jpeg)
+                originals.append(original)
+                for (kind, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
+                    reposts.append(Pair(original, try picture(copy), family: "photos", kind: kind, half: half))
+                }
+                if half == .heldOut {
+                    regions += try Self.regions(of: jpeg, thumbnailer: thumbnailer).map(picture)
+                }
+            }
+            distinct += pairs(originals, family: "photos", half: half)
+            distinct += pairs(regions, family: "regions", half: half)
         }
         if let sample {
             let files = try FileManager.default.contentsOfDirectory(at: sample, includingPropertiesForKeys: nil)
                 .filter { $0.lastPathComponent.hasPrefix("stage-") }.sorted { $0.path < $1.path }
-            distinct += pairs(try files.map { try identity(Data(contentsOf: $0)) }, group: "the sample's pictures")
+            distinct += pairs(try files.map { try picture(Data(contentsOf: $0)) }, family: "sample", half: .tuning)
         }
-        var originals: [PictureIdentity] = []
-        var reposts: [Pair] = []
-        for photo in photos {
-            let jpeg = try Data(contentsOf: photo)
-            let original = try identity(jpeg)
-            originals.append(original)
-            for (name, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
-                reposts.append(Pair(group: name, first: original, second: try identity(copy)))
+
+        let threshold = DetailSignature.samePictureThreshold
+        print("repost detection: a hash within \(PictureIdentity.candidateHashDistance) bits is a candidate, the same")
+        print("picture when the largest local difference (3×3 cells of 32×32, lined up) is within \(format(threshold))")
+        // pHash's threshold set as kfeed's is, on the tuning half: the largest that calls no distinct pair the same.
+        let tuningPHash = max(0, (distinct.filter { $0.half == .tuning }.map(\.pHash).min() ?? 64) - 1)
+        for half in Half.allCases {
+            let halfDistinct = distinct.filter { $0.half == half }
+            let halfReposts = reposts.filter { $0.half == half }
+            print("")
+            print("=== \(half.rawValue) ===")
+            print("must differ (pairs, hash candidates, called the same, detail distance of candidates min/p1/median;")
+            print("pHash ≤ \(tuningPHash) called the same):")
+            for family in Set(halfDistinct.map(\.family)).sorted() {
+                summarise(halfDistinct.filter { $0.family == family }, name: family, pHash: tuningPHash)
             }
+            print("reposts (pairs, caught, hash max, detail distance median/p99/max; pHash caught):")
+            for family in Set(halfReposts.map(\.family)).sorted() {
+                summarise(halfReposts.filter { $0.family == family }, name: family, pHash: tuningPHash, reposts: true)
+            }
+            print("reposts by kind (caught / pairs, detail max; pHash caught):")
+            for kind in Repost.kinds {
+                let kindPairs = halfReposts.filter { $0.kind == kind }
+                guard !kindPairs.isEmpty else { continue }
+                let label = kind.padding(toLength: 22, withPad: " ", startingAt: 0)
+                print(
+                    "  \(label) \(kindPairs.filter(\.isSame).count)/\(kindPairs.count), detail max "
+                        + "\(format(kindPairs.map(\.detail).max())), pHash \(kindPairs.filter { $0.pHash <= tuningPHash }.count)"
+                )
+            }
+            let falseSame = halfDistinct.filter(\.isSame).count
+            for pair in halfDistinct.filter(\.isSame).prefix(12) {
+                print("  called the same: \(pair.family) \(pair.kind) hash \(pair.hash) detail \(format(pair.detail))")
+            }
+            let caught = halfReposts.filter(\.isSame).count
+            let pHashFalse = halfDistinct.filter { $0.pHash <= tuningPHash }.count
+            let pHashCaught = halfReposts.filter { $0.pHash <= tuningPHash }.count
+            print(
+                "\(half.rawValue): distinct pairs \(halfDistinct.count), called the same \(falseSame) "
+                    + "(pHash ≤ \(tuningPHash): \(pHashFalse)); reposts \(halfReposts.count), caught \(caught) "
+                    + "\(percent(caught, of: halfReposts.count)) (pHash: \(pHashCaught) "
+                    + "\(percent(pHashCaught, of: halfReposts.count)))"
+            )
+            print("ROC, kfeed (detail threshold: false-same rate, catch rate):")
+            let detailSteps: [Float] = [2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20]
+            print(
+                "  "
+                    + detailSteps.map { step in
+                        let falseSame = halfDistinct.filter { $0.isCandidate && $0.detail <= step }.count
+                        let hit = halfReposts.filter { $0.isCandidate && $0.detail <= step }.count
+                        return "\(format(step)): \(rate(falseSame, halfDistinct.count))/\(rate(hit, halfReposts.count))"
+                    }.joined(separator: "  ")
+            )
+            print("ROC, pHash (Hamming threshold: false-same rate, catch rate):")
+            print(
+                "  "
+                    + [2, 4, 6, 8, 10, 12, 14, 16, 20, 24].map { step in
+                        let falseSame = halfDistinct.filter { $0.pHash <= step }.count
+                        let hit = halfReposts.filter { $0.pHash <= step }.count
+                        return "\(step): \(rate(falseSame, halfDistinct.count))/\(rate(hit, halfReposts.count))"
+                    }.joined(separator: "  ")
+            )
         }
-        distinct += pairs(originals, group: "corpus photos")
-
-        print("repost detection: a hash within \(PictureIdentity.candidateHashDistance) bits is a candidate, the")
-        print("same picture when the colour signature is within \(format(ColourSignature.samePictureThreshold)) too")
-        print("")
-        print("must differ (pairs, called the same, hash distance min/median, colour distance min/p1/median):")
-        let groups = Dictionary(grouping: distinct, by: \.group)
-        for group in groups.keys.sorted() { summarise(groups[group] ?? [], name: group) }
-        print("")
-        print("reposts (pairs, caught, hash distance max, colour distance median/p99/max):")
-        let kinds = Dictionary(grouping: reposts, by: \.group)
-        for kind in kinds.keys.sorted() { summarise(kinds[kind] ?? [], name: kind, reposts: true) }
-
-        let falsePositives = distinct.filter(\.isSame).count
-        let caught = reposts.filter(\.isSame).count
-        let closestDistinct = distinct.filter { $0.hash <= PictureIdentity.candidateHashDistance }.map(\.colour).min()
-        let farthestRepost = reposts.map(\.colour).max()
+        let tuningReposts = reposts.filter { $0.half == .tuning && $0.isCandidate }.map(\.detail).max()
+        let tuningDistinct = distinct.filter { $0.half == .tuning && $0.isCandidate }.map(\.detail).min()
         print("")
         print(
-            "distinct pairs: \(distinct.count), called the same: \(falsePositives); reposts: \(reposts.count), "
-                + "caught: \(caught) (\(percent(caught, of: reposts.count)))"
+            "tuning margin: reposts up to \(format(tuningReposts)), distinct hash candidates from "
+                + "\(format(tuningDistinct)); threshold \(format(threshold))"
         )
+        func milliseconds(_ values: [Duration]) -> Double {
+            values.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }
+                .reduce(0, +) / Double(max(1, values.count))
+        }
+        let perPicture = milliseconds(timings)
+        var compareTimes: [Duration] = []
+        for pair in distinct.filter(\.isCandidate).prefix(200) {
+            compareTimes.append(
+                clock.measure { _ = pair.first.identity.detail.distance(to: pair.second.identity.detail) }
+            )
+        }
         print(
-            "colour margin: reposts up to \(format(farthestRepost)), distinct hash candidates from "
-                + "\(format(closestDistinct)), threshold \(format(ColourSignature.samePictureThreshold))"
+            String(
+                format: "time: identity %.3f ms a picture from its thumbnail JPEG, %.3f ms from decoded pixels; "
+                    + "a detail comparison %.2f ms (%d hash candidates timed)",
+                perPicture,
+                milliseconds(pixelTimings),
+                milliseconds(compareTimes),
+                compareTimes.count
+            )
         )
-        let met = falsePositives == 0 && (reposts.isEmpty || Double(caught) >= 0.99 * Double(reposts.count))
-        print("goals (0 distinct pairs called the same, ≥ 99 % of reposts caught): " + (met ? "met" : "missed"))
+        let heldDistinct = distinct.filter { $0.half == .heldOut }
+        let heldReposts = reposts.filter { $0.half == .heldOut }
+        let caught = heldReposts.filter(\.isSame).count
+        let met =
+            heldDistinct.allSatisfy { !$0.isSame } && heldDistinct.count >= 10_000
+            && Double(caught) >= 0.995 * Double(heldReposts.count) && perPicture <= 1
+        print(
+            "held-out goals (0 false same in ≥ 10,000 distinct pairs, ≥ 99.5 % of reposts caught, ≤ 1 ms a picture): "
+                + (met ? "met" : "missed")
+        )
         if !met { exit(1) }
     }
 
-    private struct Pair {
-        var group: String
-        var hash: Int
-        var colour: Float
-        var isSame: Bool
-
-        init(group: String, first: PictureIdentity, second: PictureIdentity) {
-            self.group = group
-            self.hash = first.hash.distance(to: second.hash)
-            self.colour = first.signature.distance(to: second.signature)
-            self.isSame = first.isSamePicture(as: second)
-        }
+    /// The two halves of the measurement.
+    private enum Half: String, CaseIterable {
+        case tuning = "tuning half"
+        case heldOut = "held-out half"
     }
 
-    private static func pairs(_ identities: [PictureIdentity], group: String) -> [Pair] {
-        identities.indices.flatMap { first in
-            identities.indices.filter { $0 > first }.map {
-                Pair(group: group, first: identities[first], second: identities[$0])
+    /// One picture as the bench sees it.
+    private struct Picture {
+        var identity: PictureIdentity
+        var pHash: UInt64
+    }
+
+    private struct Pair {
+        var first: Picture
+        var second: Picture
+        var family: String
+        var kind: String
+        var half: Half
+        var hash: Int
+        var detail: Float
+        var pHash: Int
+
+        init(_ first: Picture, _ second: Picture, family: String, kind: String = "", half: Half) {
+            self.first = first
+            self.second = second
+            self.family = family
+            self.kind = kind
+            self.half = half
+            self.hash = first.identity.hash.distance(to: second.identity.hash)
+            self.detail =
+                hash <= PictureIdentity.candidateHashDistance
+                ? first.identity.detail.distance(to: second.identity.detail) : .infinity
+            self.pHash = (first.pHash ^ second.pHash).nonzeroBitCount
+        }
+
+        var isCandidate: Bool { hash <= PictureIdentity.candidateHashDistance }
+        var isSame: Bool { isCandidate && detail <= DetailSignature.samePictureThreshold }
+    }
+
+    private static func pairs(_ pictures: [Picture], family: String, half: Half) -> [Pair] {
+        pictures.indices.flatMap { first in
+            pictures.indices.filter { $0 > first }.map {
+                Pair(pictures[first], pictures[$0], family: family, kind: "\(first)-\($0)", half: half)
             }
         }
     }
 
-    private static func summarise(_ pairs: [Pair], name: String, reposts: Bool = false) {
-        let hashes = pairs.map(\.hash).sorted()
-        let colours = pairs.map(\.colour).sorted()
-        func at(_ values: [Float], _ p: Double) -> String {
-            format(values.isEmpty ? nil : values[min(values.count - 1, Int(Double(values.count) * p))])
+    /// Four regions of 60 % × 60 % of the photo's 1200-px rendition, one at each corner, each a JPEG.
+    private static func regions(of jpeg: Data, thumbnailer: JPEGThumbnailer) throws -> [Data] {
+        let display = try thumbnailer.displaySize(of: jpeg)
+        let scale = min(1, 1_200 / Double(max(display.width, display.height)))
+        let size = ImageSize(
+            width: Int((Double(display.width) * scale).rounded()),
+            height: Int((Double(display.height) * scale).rounded())
+        )
+        let pixels = try thumbnailer.pixels(of: jpeg, size: size)
+        let (width, height) = (size.width * 6 / 10, size.height * 6 / 10)
+        return try [(0, 0), (1, 0), (0, 1), (1, 1)].map { corner in
+            let left = corner.0 * (size.width - width)
+            let top = corner.1 * (size.height - height)
+            var out = [UInt8](repeating: 0, count: width * height * 4)
+            for row in 0..<height {
+                let source = ((top + row) * size.width + left) * 4
+                out[(row * width * 4)..<((row + 1) * width * 4)] = pixels[source..<(source + width * 4)]
+            }
+            return try JPEGEncoder.encode(out, width: width, height: height, format: .rgbx, quality: 90)
+        }
+    }
+
+    private static func summarise(_ pairs: [Pair], name: String, pHash: Int, reposts: Bool = false) {
+        let details = pairs.filter(\.isCandidate).map(\.detail).sorted()
+        func at(_ p: Double) -> String {
+            format(details.isEmpty ? nil : details[min(details.count - 1, Int(Double(details.count) * p))])
         }
         let same = pairs.filter(\.isSame).count
-        let label = name.padding(toLength: 34, withPad: " ", startingAt: 0)
+        let pHashSame = pairs.filter { $0.pHash <= pHash }.count
+        let label = name.padding(toLength: 10, withPad: " ", startingAt: 0)
         if reposts {
             print(
-                "  \(label) \(pairs.count) pairs, caught \(same), hash max \(hashes.last ?? 0), colour "
-                    + "\(at(colours, 0.5))/\(at(colours, 0.99))/\(format(colours.last))"
+                "  \(label) \(pairs.count) pairs, caught \(same), hash max \(pairs.map(\.hash).max() ?? 0), detail "
+                    + "\(at(0.5))/\(at(0.99))/\(format(details.last)); pHash caught \(pHashSame)"
             )
         } else {
             print(
-                "  \(label) \(pairs.count) pairs, same \(same), hash \(hashes.first ?? 0)/\(hashes[hashes.count / 2]), "
-                    + "colour \(format(colours.first))/\(at(colours, 0.01))/\(at(colours, 0.5))"
+                "  \(label) \(pairs.count) pairs, \(details.count) candidates, same \(same), detail "
+                    + "\(format(details.first))/\(at(0.01))/\(at(0.5)); pHash same \(pHashSame)"
             )
         }
     }
 
     private static func format(_ value: Float?) -> String {
-        value.map { String(format: "%.2f", Double($0)) } ?? "-"
+        value.map { $0.isFinite ? String(format: "%.2f", Double($0)) : "-" } ?? "-"
     }
 
     private static func percent(_ part: Int, of whole: Int) -> String {
         whole == 0 ? "-" : String(format: "%.1f %%", 100 * Double(part) / Double(whole))
+    }
+
+    private static func rate(_ part: Int, _ whole: Int) -> String {
+        whole == 0 ? "-" : String(format: "%.4f", Double(part) / Double(whole))
+    }
+}
+
+/// The reference perceptual hash, pHash as published: the picture in grey, area-averaged to 32×32, its 2-D DCT-II,
+/// the 8×8 lowest frequencies without the DC term (63 values), one bit each for being above their median; two
+/// pictures compared by the Hamming distance of their bits. Here for comparison only; kfeed does not use it.
+enum PHash {
+    static func of(rgbx pixels: [UInt8], width: Int, height: Int) -> UInt64 {
+        let n = 32
+        var grey = [Double](repeating: 0, count: n * n)
+        for cellY in 0..<n {
+            let top = cellY * height / n
+            let bottom = max(top + 1, (cellY + 1) * height / n)
+            for cellX in 0..<n {
+                let left = cellX * width / n
+                let right = max(left + 1, (cellX + 1) * width / n)
+                var sum = 0.0
+                for y in top..<bottom {
+                    for x in left..<right {
+                        let index = (y * width + x) * 4
+                        sum +=
+                            0.299 * Double(pixels[index]) + 0.587 * Double(pixels[index + 1])
+                            + 0.114 * Double(pixels[index + 2])
+                    }
+                }
+                grey[cellY * n + cellX] = sum / Double((bottom - top) * (right - left))
+            }
+        }
+        var cosines = [[Double]](repeating: [Double](repeating: 0, count: n), count: 8)
+        for u in 0..<8 {
+            for x in 0..<n {
+                let angle: Double = Double(2 * x + 1) * Double(u) * Double.pi / Double(2 * n)
+                cosines[u][x] = cos(angle)
+            }
+        }
+        // Rows first (8 frequencies of each of 32 rows), then columns.
+        var rows = [Double](repeating: 0, count: n * 8)
+        for y in 0..<n {
+            for u in 0..<8 {
+                var sum = 0.0
+                for x in 0..<n { sum += grey[y * n + x] * cosines[u][x] }
+                rows[y * 8 + u] = sum
+            }
+        }
+        var coefficients: [Double] = []
+        for v in 0..<8 {
+            for u in 0..<8 where u + v > 0 {
+                var sum = 0.0
+                for y in 0..<n { sum += rows[y * 8 + u] * cosines[v][y] }
+                coefficients.append(sum)
+            }
+        }
+        let median = coefficients.sorted()[coefficients.count / 2]
+        var value: UInt64 = 0
+        for (index, coefficient) in coefficients.enumerated() where coefficient > median {
+            value |= 1 << UInt64(index)
+        }
+        return value
     }
 }

@@ -61,7 +61,7 @@ struct RefreshVarietyTests {
             #expect(day1.entries.count == 24)
             #expect(day1.entries.allSatisfy { !$0.isRepeat })
             let history = try #require(CacheStore(directory: cache).history())
-            #expect(history.records.filter { $0.signature != nil }.count == 23)  // all but the placeholder
+            #expect(history.records.filter { $0.detail != nil }.count == 23)  // all but the placeholder
 
             // A day later the search has 7 posts not shown yet: they come first, then the posts shown longest ago.
             let second = try await Self.refresh(server, cache: cache, now: Self.at(86_400))

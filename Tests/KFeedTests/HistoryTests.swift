@@ -83,6 +83,21 @@ struct HistoryTests {
         #expect(current.postIDs == ["1859170000000010001"])
     }
 
+    @Test func aSchemaOneHistoryStillLoadsAndItsPicturesAreNotCompared() throws {
+        // Written before records kept a detail signature: a coarser colour signature under `signature`.
+        let json = #"""
+            {"schema":1,"records":[{"post_id":"1859170000000000101","media_key":"3_1859170000000100101",
+            "hash":"0f0f0f0f0f0f0f0f","signature":"AAAA","shown_at":"2026-11-22T09:00:00Z",
+            "generation":"2026-11-22T09:00:00Z"}]}
+            """#
+        let history = try InstantFormat.jsonDecoder().decode(History.self, from: Data(json.utf8))
+        #expect(history.schema == 1)
+        #expect(history.postIDs == ["1859170000000000101"])
+        #expect(history.mediaKeys == ["3_1859170000000100101"])
+        #expect(history.pictures.isEmpty)
+        #expect(History().schema == 2)
+    }
+
     @Test func historyIsBounded() throws {
         var history = History()
         let items = try Fixture.data("recent-search.kpop.json")

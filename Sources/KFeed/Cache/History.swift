@@ -19,17 +19,19 @@ package struct History: Codable, Sendable, Hashable {
         package var mediaKey: String
         /// The perceptual hash of its thumbnail (16 hex digits), nil for a placeholder.
         package var hash: String?
-        /// The colour signature of its thumbnail (base64), nil for a placeholder. Records written before kfeed kept
-        /// signatures have none: their pictures are never called the same as a new one (a hash alone cannot tell a
-        /// repost from a picture of the same layout).
-        package var signature: String?
+        /// The detail signature of its thumbnail (base64), nil for a placeholder. Records written before kfeed kept
+        /// detail signatures (schema 1, which kept a coarser colour signature under `signature`) have none: their
+        /// post ids and media keys still count, but their pictures are never called the same as a new one (a hash
+        /// alone cannot tell a repost from a picture of the same layout). They are not recomputed: the thumbnails
+        /// of pictures shown days ago are gone from the cache, and the window ages such records out within days.
+        package var detail: String?
         /// When the entry became current.
         package var shownAt: Date
         /// The `generated_at` of the timeline that scheduled it.
         package var generation: Date
 
         private enum CodingKeys: String, CodingKey {
-            case hash, signature
+            case hash, detail
             case postID = "post_id"
             case mediaKey = "media_key"
             case shownAt = "shown_at"
@@ -37,8 +39,9 @@ package struct History: Codable, Sendable, Hashable {
         }
     }
 
-    /// The schema version.
-    package var schema = 1
+    /// The schema version: 2 since records keep a ``DetailSignature`` (`detail`); a schema-1 file still loads,
+    /// its records without one.
+    package var schema = 2
     /// The records, oldest first.
     package var records: [Record] = []
 
@@ -76,9 +79,9 @@ package struct History: Codable, Sendable, Hashable {
         var pictures: [String: (identity: PictureIdentity, shownAt: Date)] = [:]
         for record in records {
             guard let hash = record.hash.flatMap(PerceptualHash.init),
-                let signature = record.signature.flatMap(ColourSignature.init(base64:))
+                let detail = record.detail.flatMap(DetailSignature.init(base64:))
             else { continue }
-            pictures[record.mediaKey] = (PictureIdentity(hash: hash, signature: signature), record.shownAt)
+            pictures[record.mediaKey] = (PictureIdentity(hash: hash, detail: detail), record.shownAt)
         }
         return pictures
     }
@@ -100,7 +103,7 @@ package struct History: Codable, Sendable, Hashable {
                     postID: entry.tweetID,
                     mediaKey: entry.media.key,
                     hash: identity?.hash.description,
-                    signature: identity?.signature.base64,
+                    detail: identity?.detail.base64,
                     shownAt: entry.date,
                     generation: manifest.generatedAt
                 )

@@ -1,0 +1,561 @@
+import Foundation
+
+/// Where two pictures differ most: the picture as ``side``×``side`` lightness cells and half as many chroma cells a
+/// side (OKLab, a perceptual colour space: equal distances look about equally different), compared cell by cell
+/// once the two are lined up, and judged on the worst 3×3-cell neighbourhood rather than on a mean.
+///
+/// A cell is about 3 % of a side, so a subject of 3 % of the frame covers some 30 cells: pictures that share a
+/// backdrop and differ only in a small subject differ strongly in the neighbourhood of that subject, however little
+/// the rest of the frame differs. A repost differs a little everywhere (resampling, re-encoding) and not much
+/// anywhere once lined up.
+///
+/// Lining up searches how one picture's frame sits inside the other's: scaled by 0.76…1 on each axis (a crop of up
+/// to 8 %, a border of up to 10 %, a caption band of up to 12 % make the shown frame a part of the other's) and
+/// shifted, coarse on 16×16 cells then refined on the full grid, with the lightness of the two fitted by a gain and
+/// an offset (brightness and contrast changes). The outermost ring of cells is left out of the fit, and two rings
+/// out of the difference map (resampling and the smoothing smear the frame's edge, and a border's).
+package struct DetailSignature: Sendable, Hashable {
+    /// Lightness cells a side.
+    package static let side = 32
+    /// Chroma cells a side.
+    package static let chromaSide = 16
+    /// The largest ``distance(to:)`` at which two pictures are the same photo; set on the tuning half of
+    /// `bench/reposts.sh` (the held-out half is measured, not tuned on).
+    package static let samePictureThreshold: Float = 3
+
+    /// L of each lightness cell, row by row (L × 255), then a and b of each chroma cell (128 + 320 × value).
+    package let bytes: [UInt8]
+    /// The lightness cells, smoothed by a 3×3 binomial filter.
+    private let lightness: [Float]
+    /// The chroma cells (a, b interleaved), smoothed alike and sampled up to ``side``×``side``.
+    private let chroma: [Float]
+    /// The lightness on 16×16 cells (2×2 means of ``lightness``), for the coarse search.
+    private let coarse: [Float]
+
+    private static let byteCount = side * side + chromaSide * chromaSide * 2
+
+    package init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.bytes = bytes
+        let side = Self.side
+        let chromaSide = Self.chromaSide
+        let l = bytes[0..<(side * side)].map { Float($0) / 255 }
+        let ab = bytes[(side * side)...].map { (Float($0) - 128) / 320 }
+        lightness = Self.smooth(l, side: side, channels: 1)
+        chroma = Self.upsampled(Self.smooth(ab, side: chromaSide, channels: 2))
+        var coarse = [Float](repeating: 0, count: chromaSide * chromaSide)
+        for y in 0..<chromaSide {
+            for x in 0..<chromaSide {
+                let top = 2 * y * side + 2 * x
+                coarse[y * chromaSide + x] =
+                    (lightness[top] + lightness[top + 1] + lightness[top + side] + lightness[top + side + 1]) / 4
+            }
+        }
+        self.coarse = coarse
+    }
+
+    /// The cells as base64 (how `history.json` stores them).
+    package var base64: String { Data(bytes).base64EncodedString() }
+
+    /// Reads ``base64``.
+    package init?(base64: String) {
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        self.init(bytes: [UInt8](data))
+    }
+
+    package static func == (lhs: DetailSignature, rhs: DetailSignature) -> Bool { lhs.bytes == rhs.bytes }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+    /// The signature of decoded pixels: `width`×`height`, rows `bytesPerRow` apart, `channels` bytes a pixel (1:
+    /// grey, 3: RGB, 4: RGBX), each cell the area mean of the pixels it covers, in linear light. Nil when the
+    /// buffer is smaller than that says, or empty.
+    package static func of(
+        pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        channels: Int
+    ) -> DetailSignature? {
+        guard width > 0, height > 0, [1, 3, 4].contains(channels), bytesPerRow >= width * channels,
+            pixels.count >= (height - 1) * bytesPerRow + width * channels
+        else { return nil }
+        let side = Self.side
+        let columns = AreaWeights(source: width, target: side)
+        let rows = AreaWeights(source: height, target: side)
+        // Horizontal pass: each source row into `side` cells of linear RGB.
+        var horizontal = [Float](repeating: 0, count: height * side * 3)
+        let linear = OKLab.linearTable
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for cell in 0..<side {
+                var r: Float = 0
+                var g: Float = 0
+                var b: Float = 0
+                for (x, weight) in columns.spans[cell] {
+                    let index = row + x * channels
+                    if channels == 1 {
+                        let v = linear[Int(pixels[index])]
+                        r += v * weight
+                        g += v * weight
+                        b += v * weight
+                    } else {
+                        r += linear[Int(pixels[index])] * weight
+                        g += linear[Int(pixels[index + 1])] * weight
+                        b += linear[Int(pixels[index + 2])] * weight
+                    }
+                }
+                let out = (y * side + cell) * 3
+                horizontal[out] = r
+                horizontal[out + 1] = g
+                horizontal[out + 2] = b
+            }
+        }
+        var cells = [Float](repeating: 0, count: side * side * 3)
+        for cellY in 0..<side {
+            for (y, weight) in rows.spans[cellY] {
+                for cellX in 0..<side {
+                    for channel in 0..<3 {
+                        cells[(cellY * side + cellX) * 3 + channel] +=
+                            horizontal[(y * side + cellX) * 3 + channel] * weight
+                    }
+                }
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        for index in 0..<(side * side) {
+            let lab = OKLab(linearRed: cells[index * 3], green: cells[index * 3 + 1], blue: cells[index * 3 + 2])
+            bytes[index] = quantise(lab.l * 255)
+        }
+        let chromaSide = Self.chromaSide
+        for y in 0..<chromaSide {
+            for x in 0..<chromaSide {
+                var rgb: [Float] = [0, 0, 0]
+                for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let index = ((2 * y + dy) * side + 2 * x + dx) * 3
+                    for channel in 0..<3 { rgb[channel] += cells[index + channel] / 4 }
+                }
+                let lab = OKLab(linearRed: rgb[0], green: rgb[1], blue: rgb[2])
+                let out = side * side + (y * chromaSide + x) * 2
+                bytes[out] = quantise(128 + lab.a * 320)
+                bytes[out + 1] = quantise(128 + lab.b * 320)
+            }
+        }
+        return DetailSignature(bytes: bytes)
+    }
+
+    /// How much the two pictures differ where they differ most, once lined up (OKLab units × 100; about 1 is just
+    /// noticeable): the largest mean colour difference of a 3×3-cell neighbourhood, at the alignment (either frame
+    /// inside the other) that makes it smallest. Symmetric.
+    package func distance(to other: DetailSignature) -> Float {
+        min(Self.inner(self, within: other), Self.inner(other, within: self))
+    }
+
+    /// Whether `other` is within ``samePictureThreshold``.
+    package func isSamePicture(as other: DetailSignature) -> Bool {
+        distance(to: other) <= Self.samePictureThreshold
+    }
+
+    // MARK: - Lining up
+
+    /// Where `inner`'s frame lies in `outer`'s, in `outer`'s unit square: `(x, y)` its top left, `(width, height)`
+    /// its size.
+    private struct Placement {
+        var x: Float
+        var y: Float
+        var width: Float
+        var height: Float
+    }
+
+    /// Where each of `cells` cells of an inner frame placed at `start` with `size` lands on an outer grid of
+    /// `side` cells, moved by `nudge` cells: the grid cell before it and the fraction towards the next, or -1 when
+    /// it lands outside.
+    private struct Axis {
+        var index: [Int]
+        var fraction: [Float]
+
+        init(start: Float, size: Float, cells: Int, side: Int, nudge: Float = 0) {
+            index = [Int](repeating: -1, count: cells)
+            fraction = [Float](repeating: 0, count: cells)
+            let last = Float(side - 1)
+            for cell in 0..<cells {
+                let g = (start + size * (Float(cell) + 0.5) / Float(cells)) * Float(side) - 0.5 + nudge
+                guard g >= -0.5, g <= last + 0.5 else { continue }
+                let clamped = min(max(g, 0), last)
+                let i0 = min(Int(clamped), side - 2)
+                index[cell] = i0
+                fraction[cell] = clamped - Float(i0)
+            }
+        }
+    }
+
+    /// The scales searched on each axis: 1 down to 0.76 in steps of 0.03.
+    private static let scales: [Float] = stride(from: Float(1), through: 0.755, by: -0.03).map { $0 }
+
+    /// Where a frame of `size` (of the other's) may sit on one axis: centred (a border, a centred crop); when it is
+    /// at least 0.88, also at either edge (a caption band of up to 12 %, a crop of up to 8 % from one side); when it
+    /// is at least 0.94, also shifted by up to 7.5 % (what a caption band or a corner crop becomes once a tall or
+    /// wide picture is cropped to the widget). Larger shifts would let a subject moved across a plain backdrop line
+    /// up with where it was.
+    private static func anchors(_ size: Float) -> [Float] {
+        let centred = (1 - size) / 2
+        var anchors = [centred]
+        if size >= 0.879 { anchors += [0, 1 - size] }
+        if size >= 0.939 { anchors += [-3, -2, -1, 1, 2, 3].map { centred + Float($0) / 40 } }
+        return anchors
+    }
+
+    /// How far a placement may move from its anchor while it is refined: about two thirds of a cell.
+    private static let slack: Float = 0.02
+
+    /// How far from where a cell lands its match may lie, in cells: the difference of a cell is its distance from
+    /// the range the other picture spans within this distance.
+    private static let tolerance: Float = 0.35
+
+    /// A best coarse alignment that leaves more than this mean squared lightness difference (an RMS of 0.25) is
+    /// not refined: no repost comes near it, and the distance is then that RMS × 100.
+    private static let hopeless: Float = 0.25 * 0.25
+
+    /// The local difference of `inner` placed within `outer` at the best alignment found.
+    private static func inner(_ inner: DetailSignature, within outer: DetailSignature) -> Float {
+        // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
+        // difference after the gain and offset fit.
+        var candidates: [(score: Float, placement: Placement)] = []
+        for width in scales {
+            for height in [width - 0.03, width, width + 0.03] where height <= 1.001 && height >= 0.74 {
+                for y in anchors(height) {
+                    for x in anchors(width) {
+                        let placement = Placement(x: x, y: y, width: width, height: height)
+                        let score = fitError(inner.coarse, outer.coarse, side: chromaSide, placement: placement)
+                        if score.isFinite { candidates.append((score, placement)) }
+                    }
+                }
+            }
+        }
+        candidates.sort { $0.score < $1.score }
+        guard let first = candidates.first else { return .infinity }
+        if first.score > hopeless { return first.score.squareRoot() * 100 }
+        // Fine: each of the best two climbs (on the coarse grid, then the full one, within the slack of its
+        // anchor), then is judged where it differs most.
+        var best = Float.infinity
+        for candidate in candidates.prefix(2) {
+            let anchor = candidate.placement
+            var placement = anchor
+            let stages: [(inner: [Float], outer: [Float], side: Int, move: Float)] = [
+                (inner.coarse, outer.coarse, chromaSide, 1 / 64), (inner.lightness, outer.lightness, side, 1 / 128),
+            ]
+            for stage in stages {
+                var score = fitError(stage.inner, stage.outer, side: stage.side, placement: placement)
+                let move = stage.move
+                for _ in 0..<4 {
+                    var improved = false
+                    for (dx, dy, dw, dh) in [
+                        (move, 0, 0, 0), (-move, 0, 0, 0), (0, move, 0, 0), (0, -move, 0, 0),
+                        (0, 0, move, move), (0, 0, -move, -move), (0, 0, move, 0), (0, 0, 0, move),
+                    ] as [(Float, Float, Float, Float)] {
+                        let next = Placement(
+                            x: placement.x + dx,
+                            y: placement.y + dy,
+                            width: min(1.03, placement.width + dw),
+                            height: min(1.03, placement.height + dh)
+                        )
+                        guard abs(next.x - anchor.x) <= slack, abs(next.y - anchor.y) <= slack,
+                            abs(next.width - anchor.width) <= slack, abs(next.height - anchor.height) <= slack
+                        else { continue }
+                        let nextScore = fitError(stage.inner, stage.outer, side: stage.side, placement: next)
+                        if nextScore < score {
+                            score = nextScore
+                            placement = next
+                            improved = true
+                        }
+                    }
+                    if !improved { break }
+                }
+            }
+            best = min(best, localDifference(inner, outer, placement: placement))
+        }
+        return best
+    }
+
+    /// A bilinear sample of a `side`-wide grid of `channels` values at the cell `(x, y)` of two ``Axis``.
+    @inline(__always)
+    private static func sample(
+        _ grid: UnsafeBufferPointer<Float>,
+        side: Int,
+        channels: Int,
+        channel: Int,
+        x: Int,
+        fx: Float,
+        y: Int,
+        fy: Float
+    ) -> Float {
+        let top = (y * side + x) * channels + channel
+        let bottom = top + side * channels
+        let upper = grid[top] + (grid[top + channels] - grid[top]) * fx
+        let lower = grid[bottom] + (grid[bottom + channels] - grid[bottom]) * fx
+        return upper + (lower - upper) * fy
+    }
+
+    /// The gain (0.85…1.18, a contrast change) and offset that best map `outer`'s lightness onto `inner`'s, from
+    /// the sums of their pairs; the mean lightness may move by at most 0.06 (a brightness change of about 10 %), so
+    /// two flat pictures of other lightness stay apart. `error` is the mean squared difference left.
+    private static func fit(
+        count: Float,
+        sumA: Float,
+        sumB: Float,
+        sumAA: Float,
+        sumBB: Float,
+        sumAB: Float
+    ) -> (gain: Float, offset: Float, error: Float) {
+        let meanA = sumA / count
+        let meanB = sumB / count
+        let varA = max(0, sumAA / count - meanA * meanA)
+        let varB = max(0, sumBB / count - meanB * meanB)
+        let cov = sumAB / count - meanA * meanB
+        let gain = varB > 1e-6 ? min(1.18, max(0.85, cov / varB)) : 1
+        let shift = min(0.06, max(-0.06, meanA - meanB))
+        let left = meanA - meanB - shift
+        let error = max(0, varA - 2 * gain * cov + gain * gain * varB) + left * left
+        return (gain, meanB + shift - gain * meanB, error)
+    }
+
+    /// The lightness error of `inner` against `outer` (both `side`×`side`) sampled at `placement`, after the
+    /// fit; the outer ring left out; infinity when less than 90 % of the cells land in `outer`.
+    private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, placement: Placement) -> Float {
+        let columns = Axis(start: placement.x, size: placement.width, cells: side, side: side)
+        let rows = Axis(start: placement.y, size: placement.height, cells: side, side: side)
+        var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
+        inner.withUnsafeBufferPointer { a in
+            outer.withUnsafeBufferPointer { b in
+                for y in 1..<(side - 1) where rows.index[y] >= 0 {
+                    for x in 1..<(side - 1) where columns.index[x] >= 0 {
+                        let value = sample(
+                            b,
+                            side: side,
+                            channels: 1,
+                            channel: 0,
+                            x: columns.index[x],
+                            fx: columns.fraction[x],
+                            y: rows.index[y],
+                            fy: rows.fraction[y]
+                        )
+                        let own = a[y * side + x]
+                        sums.count += 1
+                        sums.a += own
+                        sums.b += value
+                        sums.aa += own * own
+                        sums.bb += value * value
+                        sums.ab += own * value
+                    }
+                }
+            }
+        }
+        guard sums.count >= 0.9 * Float((side - 2) * (side - 2)) else { return .infinity }
+        return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab).error
+    }
+
+    /// The largest mean colour difference of a 3×3-cell neighbourhood of `inner` against `outer` sampled at
+    /// `placement` (lightness fitted by gain and offset), over the cells that land in `outer` (the two outer rings
+    /// left out); infinity when less than 90 % land. A cell's difference is its distance from the range `outer` spans
+    /// within ``tolerance`` of where it lands, channel by channel: an edge a little off costs nothing, a subject that
+    /// is not there costs its whole contrast.
+    private static func localDifference(
+        _ inner: DetailSignature,
+        _ outer: DetailSignature,
+        placement: Placement
+    ) -> Float {
+        let n = side
+        guard fitError(inner.lightness, outer.lightness, side: n, placement: placement).isFinite else {
+            return .infinity
+        }
+        // The fit again, for its gain and offset.
+        let columns = [-tolerance, 0, tolerance].map {
+            Axis(start: placement.x, size: placement.width, cells: n, side: n, nudge: $0)
+        }
+        let rows = [-tolerance, 0, tolerance].map {
+            Axis(start: placement.y, size: placement.height, cells: n, side: n, nudge: $0)
+        }
+        var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
+        var difference = [Float](repeating: .nan, count: n * n)
+        inner.lightness.withUnsafeBufferPointer { a in
+            outer.lightness.withUnsafeBufferPointer { b in
+                for y in 1..<(n - 1) where rows[1].index[y] >= 0 {
+                    for x in 1..<(n - 1) where columns[1].index[x] >= 0 {
+                        let value = sample(
+                            b,
+                            side: n,
+                            channels: 1,
+                            channel: 0,
+                            x: columns[1].index[x],
+                            fx: columns[1].fraction[x],
+                            y: rows[1].index[y],
+                            fy: rows[1].fraction[y]
+                        )
+                        let own = a[y * n + x]
+                        sums.count += 1
+                        sums.a += own
+                        sums.b += value
+                        sums.aa += own * own
+                        sums.bb += value * value
+                        sums.ab += own * value
+                    }
+                }
+            }
+        }
+        let (gain, offset, _) = fit(
+            count: sums.count,
+            sumA: sums.a,
+            sumB: sums.b,
+            sumAA: sums.aa,
+            sumBB: sums.bb,
+            sumAB: sums.ab
+        )
+        let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
+        inner.lightness.withUnsafeBufferPointer { innerL in
+            outer.lightness.withUnsafeBufferPointer { outerL in
+                inner.chroma.withUnsafeBufferPointer { innerC in
+                    outer.chroma.withUnsafeBufferPointer { outerC in
+                        for y in 2..<(n - 2) {
+                            for x in 2..<(n - 2) {
+                                var low: (Float, Float, Float) = (.infinity, .infinity, .infinity)
+                                var high: (Float, Float, Float) = (-.infinity, -.infinity, -.infinity)
+                                for (cx, cy) in nudges {
+                                    let column = columns[cx]
+                                    let row = rows[cy]
+                                    guard column.index[x] >= 0, row.index[y] >= 0 else { continue }
+                                    let (gx, fx, gy, fy) = (
+                                        column.index[x], column.fraction[x], row.index[y], row.fraction[y]
+                                    )
+                                    let l =
+                                        gain
+                                        * sample(outerL, side: n, channels: 1, channel: 0, x: gx, fx: fx, y: gy, fy: fy)
+                                        + offset
+                                    let ca = sample(
+                                        outerC,
+                                        side: n,
+                                        channels: 2,
+                                        channel: 0,
+                                        x: gx,
+                                        fx: fx,
+                                        y: gy,
+                                        fy: fy
+                                    )
+                                    let cb = sample(
+                                        outerC,
+                                        side: n,
+                                        channels: 2,
+                                        channel: 1,
+                                        x: gx,
+                                        fx: fx,
+                                        y: gy,
+                                        fy: fy
+                                    )
+                                    low = (min(low.0, l), min(low.1, ca), min(low.2, cb))
+                                    high = (max(high.0, l), max(high.1, ca), max(high.2, cb))
+                                }
+                                guard low.0.isFinite else { continue }
+                                let index = y * n + x
+                                let dl = max(0, innerL[index] - high.0, low.0 - innerL[index])
+                                let da = max(0, innerC[index * 2] - high.1, low.1 - innerC[index * 2])
+                                let db = max(0, innerC[index * 2 + 1] - high.2, low.2 - innerC[index * 2 + 1])
+                                difference[index] = (dl * dl + da * da + db * db).squareRoot() * 100
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var worst: Float = 0
+        for y in 3..<(n - 3) {
+            for x in 3..<(n - 3) {
+                var total: Float = 0
+                var cells: Float = 0
+                for ky in (y - 1)...(y + 1) {
+                    for kx in (x - 1)...(x + 1) {
+                        let value = difference[ky * n + kx]
+                        guard !value.isNaN else { continue }
+                        total += value
+                        cells += 1
+                    }
+                }
+                if cells >= 5 { worst = max(worst, total / cells) }
+            }
+        }
+        return worst
+    }
+
+    // MARK: - Making
+
+    /// The 1-2-1 weighted mean of each cell's 3×3 neighbourhood (within the grid), channel by channel.
+    private static func smooth(_ values: [Float], side: Int, channels: Int) -> [Float] {
+        let weights: [Float] = [1, 2, 1]
+        var smoothed = [Float](repeating: 0, count: values.count)
+        for y in 0..<side {
+            for x in 0..<side {
+                for channel in 0..<channels {
+                    var sum: Float = 0
+                    var total: Float = 0
+                    for ky in max(0, y - 1)...min(side - 1, y + 1) {
+                        for kx in max(0, x - 1)...min(side - 1, x + 1) {
+                            let weight = weights[ky - y + 1] * weights[kx - x + 1]
+                            sum += weight * values[(ky * side + kx) * channels + channel]
+                            total += weight
+                        }
+                    }
+                    smoothed[(y * side + x) * channels + channel] = sum / total
+                }
+            }
+        }
+        return smoothed
+    }
+
+    /// The 16×16 chroma cells sampled bilinearly at the centres of 32×32 cells (edges held).
+    private static func upsampled(_ chroma: [Float]) -> [Float] {
+        var out = [Float](repeating: 0, count: side * side * 2)
+        let axis = Axis(start: 0, size: 1, cells: side, side: chromaSide)
+        chroma.withUnsafeBufferPointer { grid in
+            for y in 0..<side {
+                for x in 0..<side {
+                    for channel in 0..<2 {
+                        out[(y * side + x) * 2 + channel] = sample(
+                            grid,
+                            side: chromaSide,
+                            channels: 2,
+                            channel: channel,
+                            x: axis.index[x],
+                            fx: axis.fraction[x],
+                            y: axis.index[y],
+                            fy: axis.fraction[y]
+                        )
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    private static func quantise(_ value: Double) -> UInt8 {
+        UInt8(min(255, max(0, value.rounded())))
+    }
+}
+
+/// For each of `target` cells along an axis, the source pixels it covers and how much of each (weights sum to 1).
+struct AreaWeights {
+    var spans: [[(Int, Float)]]
+
+    init(source: Int, target: Int) {
+        let scale = Double(source) / Double(target)
+        spans = (0..<target).map { cell in
+            let start = Double(cell) * scale
+            let end = Double(cell + 1) * scale
+            var span: [(Int, Float)] = []
+            var pixel = Int(start.rounded(.down))
+            while Double(pixel) < end, pixel < source {
+                let covered = min(end, Double(pixel + 1)) - max(start, Double(pixel))
+                if covered > 0 { span.append((pixel, Float(covered / scale))) }
+                pixel += 1
+            }
+            return span
+        }
+    }
+}
