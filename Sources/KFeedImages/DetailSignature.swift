@@ -153,7 +153,9 @@ package struct DetailSignature: Sendable, Hashable {
 
     /// Whether `other` is within ``samePictureThreshold``.
     package func isSamePicture(as other: DetailSignature) -> Bool {
-        distance(to: other) <= Self.samePictureThreshold
+        // ``distance(to:)`` is the smaller of the two ways: the second is needed only when the first is over.
+        Self.inner(self, within: other) <= Self.samePictureThreshold
+            || Self.inner(other, within: self) <= Self.samePictureThreshold
     }
 
     // MARK: - Lining up
@@ -220,14 +222,25 @@ package struct DetailSignature: Sendable, Hashable {
     private static func inner(_ inner: DetailSignature, within outer: DetailSignature) -> Float {
         // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
         // difference after the gain and offset fit.
+        // Each axis' sampling is made once per anchor and scale, not once per placement.
         var candidates: [(score: Float, placement: Placement)] = []
         for width in scales {
+            let columns = anchors(width).map { ($0, Axis(start: $0, size: width, cells: chromaSide, side: chromaSide)) }
             for height in [width - 0.03, width, width + 0.03] where height <= 1.001 && height >= 0.74 {
-                for y in anchors(height) {
-                    for x in anchors(width) {
-                        let placement = Placement(x: x, y: y, width: width, height: height)
-                        let score = fitError(inner.coarse, outer.coarse, side: chromaSide, placement: placement)
-                        if score.isFinite { candidates.append((score, placement)) }
+                for (y, rowAxis) in anchors(height).map({
+                    ($0, Axis(start: $0, size: height, cells: chromaSide, side: chromaSide))
+                }) {
+                    for (x, columnAxis) in columns {
+                        let score = fitError(
+                            inner.coarse,
+                            outer.coarse,
+                            side: chromaSide,
+                            columns: columnAxis,
+                            rows: rowAxis
+                        )
+                        if score.isFinite {
+                            candidates.append((score, Placement(x: x, y: y, width: width, height: height)))
+                        }
                     }
                 }
             }
@@ -322,35 +335,52 @@ package struct DetailSignature: Sendable, Hashable {
     /// The lightness error of `inner` against `outer` (both `side`×`side`) sampled at `placement`, after the
     /// fit; the outer ring left out; infinity when less than 90 % of the cells land in `outer`.
     private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, placement: Placement) -> Float {
-        let columns = Axis(start: placement.x, size: placement.width, cells: side, side: side)
-        let rows = Axis(start: placement.y, size: placement.height, cells: side, side: side)
+        fitError(
+            inner,
+            outer,
+            side: side,
+            columns: Axis(start: placement.x, size: placement.width, cells: side, side: side),
+            rows: Axis(start: placement.y, size: placement.height, cells: side, side: side)
+        )
+    }
+
+    /// ``fitError(_:_:side:placement:)`` with the placement's axes made.
+    private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, columns: Axis, rows: Axis) -> Float {
+        // Too few cells landing is known from the axes alone.
+        let landingRows = rows.index[1..<(side - 1)].count { $0 >= 0 }
+        let landingColumns = columns.index[1..<(side - 1)].count { $0 >= 0 }
+        guard Float(landingRows * landingColumns) >= 0.9 * Float((side - 2) * (side - 2)) else { return .infinity }
         var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
         inner.withUnsafeBufferPointer { a in
             outer.withUnsafeBufferPointer { b in
-                for y in 1..<(side - 1) where rows.index[y] >= 0 {
-                    for x in 1..<(side - 1) where columns.index[x] >= 0 {
-                        let value = sample(
-                            b,
-                            side: side,
-                            channels: 1,
-                            channel: 0,
-                            x: columns.index[x],
-                            fx: columns.fraction[x],
-                            y: rows.index[y],
-                            fy: rows.fraction[y]
-                        )
-                        let own = a[y * side + x]
-                        sums.count += 1
-                        sums.a += own
-                        sums.b += value
-                        sums.aa += own * own
-                        sums.bb += value * value
-                        sums.ab += own * value
+                columns.index.withUnsafeBufferPointer { columnIndex in
+                    columns.fraction.withUnsafeBufferPointer { columnFraction in
+                        for y in 1..<(side - 1) where rows.index[y] >= 0 {
+                            let (rowIndex, rowFraction) = (rows.index[y], rows.fraction[y])
+                            for x in 1..<(side - 1) where columnIndex[x] >= 0 {
+                                let value = sample(
+                                    b,
+                                    side: side,
+                                    channels: 1,
+                                    channel: 0,
+                                    x: columnIndex[x],
+                                    fx: columnFraction[x],
+                                    y: rowIndex,
+                                    fy: rowFraction
+                                )
+                                let own = a[y * side + x]
+                                sums.count += 1
+                                sums.a += own
+                                sums.b += value
+                                sums.aa += own * own
+                                sums.bb += value * value
+                                sums.ab += own * value
+                            }
+                        }
                     }
                 }
             }
         }
-        guard sums.count >= 0.9 * Float((side - 2) * (side - 2)) else { return .infinity }
         return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab).error
     }
 
