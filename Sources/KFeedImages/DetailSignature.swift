@@ -346,10 +346,23 @@ package struct DetailSignature: Sendable, Hashable {
 
     /// ``fitError(_:_:side:placement:)`` with the placement's axes made.
     private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, columns: Axis, rows: Axis) -> Float {
+        fitted(inner, outer, side: side, columns: columns, rows: rows)?.error ?? .infinity
+    }
+
+    /// The gain and offset that best map `outer`'s values sampled on the axes onto `inner`'s, and the error left
+    /// (``fit(count:sumA:sumB:sumAA:sumBB:sumAB:)``), over the cells that land (the outer ring left out); nil when
+    /// less than 90 % of them land.
+    private static func fitted(
+        _ inner: [Float],
+        _ outer: [Float],
+        side: Int,
+        columns: Axis,
+        rows: Axis
+    ) -> (gain: Float, offset: Float, error: Float)? {
         // Too few cells landing is known from the axes alone.
         let landingRows = rows.index[1..<(side - 1)].count { $0 >= 0 }
         let landingColumns = columns.index[1..<(side - 1)].count { $0 >= 0 }
-        guard Float(landingRows * landingColumns) >= 0.9 * Float((side - 2) * (side - 2)) else { return .infinity }
+        guard Float(landingRows * landingColumns) >= 0.9 * Float((side - 2) * (side - 2)) else { return nil }
         var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
         inner.withUnsafeBufferPointer { a in
             outer.withUnsafeBufferPointer { b in
@@ -381,7 +394,7 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab).error
+        return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab)
     }
 
     /// The largest mean colour difference of a 3×3-cell neighbourhood of `inner` against `outer` sampled at
@@ -395,51 +408,22 @@ package struct DetailSignature: Sendable, Hashable {
         placement: Placement
     ) -> Float {
         let n = side
-        guard fitError(inner.lightness, outer.lightness, side: n, placement: placement).isFinite else {
-            return .infinity
-        }
-        // The fit again, for its gain and offset.
         let columns = [-tolerance, 0, tolerance].map {
             Axis(start: placement.x, size: placement.width, cells: n, side: n, nudge: $0)
         }
         let rows = [-tolerance, 0, tolerance].map {
             Axis(start: placement.y, size: placement.height, cells: n, side: n, nudge: $0)
         }
-        var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
+        guard
+            let (gain, offset, _) = fitted(
+                inner.lightness,
+                outer.lightness,
+                side: n,
+                columns: columns[1],
+                rows: rows[1]
+            )
+        else { return .infinity }
         var difference = [Float](repeating: .nan, count: n * n)
-        inner.lightness.withUnsafeBufferPointer { a in
-            outer.lightness.withUnsafeBufferPointer { b in
-                for y in 1..<(n - 1) where rows[1].index[y] >= 0 {
-                    for x in 1..<(n - 1) where columns[1].index[x] >= 0 {
-                        let value = sample(
-                            b,
-                            side: n,
-                            channels: 1,
-                            channel: 0,
-                            x: columns[1].index[x],
-                            fx: columns[1].fraction[x],
-                            y: rows[1].index[y],
-                            fy: rows[1].fraction[y]
-                        )
-                        let own = a[y * n + x]
-                        sums.count += 1
-                        sums.a += own
-                        sums.b += value
-                        sums.aa += own * own
-                        sums.bb += value * value
-                        sums.ab += own * value
-                    }
-                }
-            }
-        }
-        let (gain, offset, _) = fit(
-            count: sums.count,
-            sumA: sums.a,
-            sumB: sums.b,
-            sumAA: sums.aa,
-            sumBB: sums.bb,
-            sumAB: sums.ab
-        )
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
         inner.lightness.withUnsafeBufferPointer { innerL in
             outer.lightness.withUnsafeBufferPointer { outerL in
