@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// A 64-bit difference hash (dHash) of a picture: the picture in grey, shrunk to 9×8 by area averaging, one bit per
 /// pair of horizontal neighbours (set when the left one is darker). Recompression, rescaling and small tone changes
@@ -29,33 +29,6 @@ package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
     /// How many of the 64 bits differ.
     package func distance(to other: PerceptualHash) -> Int {
         (value ^ other.value).nonzeroBitCount
-    }
-
-    /// The hash of a JPEG, decoded at the smallest scale that still leaves 9×8 pixels; nil when it cannot be
-    /// decoded.
-    package static func of(jpeg: Data) -> PerceptualHash? {
-        jpeg.withUnsafeBytes { bytes -> PerceptualHash? in
-            guard let decoder = try? TurboJPEGHandle(.decompressor), let header = try? decoder.header(of: bytes),
-                let factor = TurboJPEGHandle.fastScalingFactors.first(where: {
-                    $0.scaled(header.width) >= 9 && $0.scaled(header.height) >= 8
-                })
-            else { return nil }
-            let width = factor.scaled(header.width)
-            let height = factor.scaled(header.height)
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let decoded = pixels.withUnsafeMutableBytes { destination in
-                (try? decoder.decompressRGBX(bytes, width: width, height: height, into: destination)) != nil
-            }
-            guard decoded else { return nil }
-            return of(rgbx: pixels, width: width, height: height)
-        }
-    }
-
-    /// The hash of packed RGBX pixels (at least 9×8).
-    package static func of(rgbx pixels: [UInt8], width: Int, height: Int) -> PerceptualHash {
-        pixels.withUnsafeBytes { buffer in
-            of(pixels: buffer, width: width, height: height, bytesPerRow: width * 4, channels: 4)
-        }
     }
 
     /// The hash of decoded pixels (at least 9×8): rows `bytesPerRow` apart, `channels` bytes a pixel (1: grey, 3:
