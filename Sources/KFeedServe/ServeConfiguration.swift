@@ -66,9 +66,7 @@ package struct ServeConfiguration: Sendable {
     package var maxConnections: Int
     /// How long a connection may take to send a request's headers, and stay idle between requests.
     package var headerTimeout: Duration
-    /// The longest graceful shutdown takes before in-flight answers are cut. With the second the cut itself may
-    /// take, the bound is 4 s: a second short of the 5 s `docs/serve.md` promises, left for the process to exit on a
-    /// busy machine.
+    /// The longest graceful shutdown takes before in-flight answers are cut.
     package var shutdownTimeout: Duration
     /// Runs a refresh when due (`--refresh`); called at start and then every `refreshCheckInterval`.
     package var refresh: (@Sendable () async -> Void)?
@@ -102,7 +100,7 @@ package struct ServeConfiguration: Sendable {
         logger: Logger = Logger(label: "kfeed-serve"),
         maxConnections: Int = 512,
         headerTimeout: Duration = .seconds(5),
-        shutdownTimeout: Duration = .seconds(3),
+        shutdownTimeout: Duration = .seconds(4),
         refresh: (@Sendable () async -> Void)? = nil,
         refreshCheckInterval: Duration = .seconds(60),
         renderSources: (@Sendable () throws -> any HTTPTransport)? = nil,
