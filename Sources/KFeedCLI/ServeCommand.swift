@@ -50,6 +50,23 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var keyFile: String?
 
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            "Seconds a connection may take to send a request's headers, or stay idle between requests (default: 5).",
+            valueName: "seconds"
+        ),
+        transform: { text in
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw ValidationError(
+                    "--idle-timeout '\(text)' is not a whole number of seconds from 1 to 3600, e.g. 5"
+                )
+            }
+            return seconds
+        }
+    )
+    var idleTimeout = 5
+
     @Flag(help: "Also refresh the cache when due (same rules and lock as kfeed refresh).")
     var refresh = false
 
@@ -123,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
             now: clock,
             timeZone: listed[0].settings.timeZone,
             logger: Self.logger(feeds),
+            headerTimeout: .seconds(idleTimeout),
             refresh: refresh
                 ? Self.refreshing(
                     { [devices] in

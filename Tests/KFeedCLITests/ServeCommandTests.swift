@@ -951,6 +951,74 @@ struct ServeCommandTests {
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
     }
+
+    /// The signal closes every connection that is not in the middle of a request at once, whatever answered it
+    /// before (the router, or the event loop for pictures) or if nothing or half a request head came, while a request
+    /// still being sent is let finish and answered. With a 30 s idle timeout a connection the shutdown passed over
+    /// would stay open until the graceful bound (4 s) cut it and the request in flight with it: the order of events
+    /// shows it, not their timing.
+    @Test func aSignalClosesIdleConnectionsAtOnceAndLetsARequestInFlightFinish() async throws {
+        let cache = try await KFeedProcess.sampleCache()
+        defer { cache.remove() }
+        let server = try await Self.serve(cache, ["--idle-timeout", "30"])
+        let host = "Host: 127.0.0.1:\(server.port)\r\n"
+        var idle: [(kind: String, descriptor: Int32)] = []
+        defer { for connection in idle { close(connection.descriptor) } }
+        for (kind, paths) in [
+            ("router", ["/healthz"]), ("router", ["/current.json"]), ("event loop", ["/current.jpg"]),
+            ("event loop", ["/current.jpg", "/current.jpg"]), ("both", ["/current.jpg", "/current.json"]),
+            ("nothing sent", []), ("nothing sent", []), ("half a head", []),
+        ] {
+            let descriptor = try #require(RawHTTP.connect(port: server.port))
+            idle.append((kind, descriptor))
+            for path in paths {
+                #expect(RawHTTP.write(Array("GET \(path) HTTP/1.1\r\n\(host)\r\n".utf8), to: descriptor))
+                let answer = try RawHTTP.parse(RawHTTP.readAnswer(from: descriptor, isHead: false), isHead: false)
+                #expect(answer.status == 200, "\(kind) \(path)")
+            }
+            if kind == "half a head" {
+                #expect(RawHTTP.write(Array("GET /healthz HTTP/1.1\r\nHo".utf8), to: descriptor))
+            }
+        }
+        // A log post whose body is half sent, behind a request on the same connection in the same write: once that
+        // request's answer is in, the server has read the post's head (it decodes a read's requests in one go).
+        let posting = try #require(RawHTTP.connect(port: server.port))
+        defer { close(posting) }
+        let post = "GET /healthz HTTP/1.1\r\n\(host)\r\nPOST /api/log HTTP/1.1\r\n\(host)Content-Length: 20\r\n\r\n"
+        #expect(RawHTTP.write(Array((post + "0123456789").utf8), to: posting))
+        #expect(try RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false).status == 200)
+
+        let signalled = server.signal(SIGTERM)
+        for (kind, closed) in zip(idle.map(\.kind), await Self.closedByServer(idle.map(\.descriptor))) {
+            #expect(closed, "an idle connection (\(kind)) stayed open after the signal")
+        }
+        // Only now the rest of the post: it was not cut with the idle connections, and gets its answer.
+        #expect(RawHTTP.write(Array("0123456789".utf8), to: posting))
+        let answer = try RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false)
+        #expect(answer.status == 204, "the post in flight got \(answer.status): it was cut, not let finish")
+        #expect(await Self.closedByServer([posting]) == [true])
+        let stopped = await server.waitForExit(since: signalled)
+        #expect(stopped.status == 0)
+        #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
+    }
+
+    /// Whether the server closed each of `descriptors` (end of stream or reset) before its receive timeout; read
+    /// on a thread of its own (the calls block).
+    private static func closedByServer(_ descriptors: [Int32]) async -> [Bool] {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let closed = descriptors.map { descriptor in
+                    while true {
+                        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                        if count == 0 { return true }
+                        if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
+                    }
+                }
+                continuation.resume(returning: closed)
+            }
+        }
+    }
 }
 
 /// Set once by one task, read by another. `@unchecked Sendable`: `value` is only touched under `lock`.
