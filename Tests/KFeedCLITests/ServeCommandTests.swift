@@ -948,6 +948,7 @@ struct ServeCommandTests {
             )
         }
         let stopped = await server.stop(signal)
+        print("kfeed serve stopped \(stopped.seconds) s after signal \(signal), one idle connection open")
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
     }
@@ -994,10 +995,11 @@ struct ServeCommandTests {
         }
         // Only now the rest of the post: it was not cut with the idle connections, and gets its answer.
         #expect(RawHTTP.write(Array("0123456789".utf8), to: posting))
-        let answer = try RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false)
-        #expect(answer.status == 204, "the post in flight got \(answer.status): it was cut, not let finish")
+        let answer = try? RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false)
+        #expect(answer?.status == 204, "the post in flight got \(answer?.status ?? 0) (0: none): it was cut")
         #expect(await Self.closedByServer([posting]) == [true])
         let stopped = await server.waitForExit(since: signalled)
+        print("kfeed serve stopped \(stopped.seconds) s after SIGTERM, eight idle connections and a post in flight")
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
     }
