@@ -396,6 +396,18 @@ struct ServeCommandTests {
         #expect(!log.contains(key) && !log.contains("sig="))
     }
 
+    @Test func anIdleTimeoutThatIsNotWholeSecondsFromOneTo3600IsBadUsage() async throws {
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        for seconds in ["0", "5s", "3601"] {
+            let result = try await KFeedProcess.run(["serve", "--cache", empty.url.path, "--idle-timeout", seconds])
+            #expect(result.status == 64, "\(seconds)")
+            #expect(result.stderr.contains("--idle-timeout '\(seconds)' is not a whole number of seconds from 1"))
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     @Test func listeningBeyondLoopbackNeedsAKey() async throws {
         let empty = try TemporaryDirectory()
         defer { empty.remove() }
@@ -989,35 +1001,33 @@ struct ServeCommandTests {
         #expect(RawHTTP.write(Array((post + "0123456789").utf8), to: posting))
         #expect(try RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false).status == 200)
 
-        let signalled = server.signal(SIGTERM)
-        for (kind, closed) in zip(idle.map(\.kind), await Self.closedByServer(idle.map(\.descriptor))) {
+        // After the signal, on a thread of its own (not held up by a busy cooperative pool): the idle connections
+        // must close, and only then the rest of the post is sent; it was not cut with them, and gets its answer.
+        let descriptors = idle.map(\.descriptor)
+        let stopped = await server.stop(SIGTERM) {
+            let closed = Self.closedByServer(descriptors)
+            RawHTTP.write(Array("0123456789".utf8), to: posting)
+            let answer = try? RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false)
+            return (closed: closed, posted: answer?.status ?? 0, postClosed: Self.closedByServer([posting]))
+        }
+        for (kind, closed) in zip(idle.map(\.kind), stopped.meanwhile.closed) {
             #expect(closed, "an idle connection (\(kind)) stayed open after the signal")
         }
-        // Only now the rest of the post: it was not cut with the idle connections, and gets its answer.
-        #expect(RawHTTP.write(Array("0123456789".utf8), to: posting))
-        let answer = try? RawHTTP.parse(RawHTTP.readAnswer(from: posting, isHead: false), isHead: false)
-        #expect(answer?.status == 204, "the post in flight got \(answer?.status ?? 0) (0: none): it was cut")
-        #expect(await Self.closedByServer([posting]) == [true])
-        let stopped = await server.waitForExit(since: signalled)
+        #expect(stopped.meanwhile.posted == 204, "the post in flight got \(stopped.meanwhile.posted) (0: none): cut")
+        #expect(stopped.meanwhile.postClosed == [true])
         print("kfeed serve stopped \(stopped.seconds) s after SIGTERM, eight idle connections and a post in flight")
         #expect(stopped.status == 0)
         #expect(stopped.seconds < 5, "took \(stopped.seconds) s")
     }
 
-    /// Whether the server closed each of `descriptors` (end of stream or reset) before its receive timeout; read
-    /// on a thread of its own (the calls block).
-    private static func closedByServer(_ descriptors: [Int32]) async -> [Bool] {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let closed = descriptors.map { descriptor in
-                    while true {
-                        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                        if count == 0 { return true }
-                        if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
-                    }
-                }
-                continuation.resume(returning: closed)
+    /// Whether the server closed each of `descriptors` (end of stream or reset) before its receive timeout.
+    private static func closedByServer(_ descriptors: [Int32]) -> [Bool] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        return descriptors.map { descriptor in
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count == 0 { return true }
+                if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
             }
         }
     }
