@@ -85,7 +85,8 @@ enum RepostBench {
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {
             for family in families[half] ?? [] {
-                let count = family == .flat ? min(members, 48) : members
+                // `flat` has 48 distinct members, `backdrop` 60 (member n + 60 is member n again).
+                let count = family == .flat ? min(members, 48) : family == .backdrop ? min(members, 60) : members
                 let pictures = try (0..<count).map { try picture(member(family, $0)) }
                 distinct += pairs(pictures, family: family.rawValue, half: half)
                 for seed in 0..<4 {
@@ -96,6 +97,7 @@ enum RepostBench {
                             try picture(copy),
                             family: family.rawValue,
                             kind: kind,
+                            source: "member \(seed)",
                             half: half
                         )
                         reposts.append(pair)
@@ -109,7 +111,16 @@ enum RepostBench {
                 let original = try picture(jpeg)
                 originals.append(original)
                 for (kind, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
-                    reposts.append(Pair(original, try picture(copy), family: "photos", kind: kind, half: half))
+                    reposts.append(
+                        Pair(
+                            original,
+                            try picture(copy),
+                            family: "photos",
+                            kind: kind,
+                            source: photo.lastPathComponent,
+                            half: half
+                        )
+                    )
                 }
                 regions += try Self.regions(of: jpeg, thumbnailer: thumbnailer).map(picture)
             }
@@ -152,8 +163,13 @@ enum RepostBench {
                 )
             }
             let falseSame = halfDistinct.filter(\.isSame).count
-            for pair in halfDistinct.filter(\.isSame).prefix(12) {
+            for pair in halfDistinct.filter(\.isSame).prefix(24) {
                 print("  called the same: \(pair.family) \(pair.kind) hash \(pair.hash) detail \(format(pair.detail))")
+            }
+            for pair in halfReposts.filter({ !$0.isSame }).prefix(40) {
+                print(
+                    "  missed: \(pair.family) \(pair.source), \(pair.kind): hash \(pair.hash) detail \(format(pair.detail))"
+                )
             }
             let caught = halfReposts.filter(\.isSame).count
             let pHashFalse = halfDistinct.filter { $0.pHash <= tuningPHash }.count
@@ -243,16 +259,18 @@ enum RepostBench {
         var second: Picture
         var family: String
         var kind: String
+        var source: String
         var half: Half
         var hash: Int
         var detail: Float
         var pHash: Int
 
-        init(_ first: Picture, _ second: Picture, family: String, kind: String = "", half: Half) {
+        init(_ first: Picture, _ second: Picture, family: String, kind: String = "", source: String = "", half: Half) {
             self.first = first
             self.second = second
             self.family = family
             self.kind = kind
+            self.source = source
             self.half = half
             self.hash = first.identity.hash.distance(to: second.identity.hash)
             self.detail =
