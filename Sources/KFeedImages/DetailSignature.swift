@@ -12,8 +12,13 @@ import Foundation
 /// Lining up searches how one picture's frame sits inside the other's: scaled by 0.76…1 on each axis (a crop of up
 /// to 8 %, a border of up to 10 %, a caption band of up to 12 % make the shown frame a part of the other's) and
 /// shifted, coarse on 16×16 cells then refined on the full grid, with the lightness of the two fitted by a gain and
-/// an offset (brightness and contrast changes). The outermost ring of cells is left out of the fit, and two rings
-/// out of the difference map (resampling and the smoothing smear the frame's edge, and a border's).
+/// an offset (brightness and contrast changes; lightness compared through OKLab's toe, so the near-black levels are
+/// not spread apart, and the fitted lightness held within black and white, as a clipping change is). The outermost
+/// ring of cells is left out of the fit; left out of the difference map are two rings of each picture's own cells,
+/// the cells that land within one cell of the other frame's edge, and the chroma of cells within 3.5 cells of
+/// either frame's edge (resampling and the smoothing smear a frame's edge, and a border's, and the chroma cells are
+/// twice as coarse). A cell's lightness may also lie 15 % of the local range beyond it (hard edges resampled at
+/// another scale).
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -25,7 +30,7 @@ package struct DetailSignature: Sendable, Hashable {
 
     /// L of each lightness cell, row by row (L × 255), then a and b of each chroma cell (128 + 320 × value).
     package let bytes: [UInt8]
-    /// The lightness cells, smoothed by a 3×3 binomial filter.
+    /// The lightness cells (through ``toe(_:)``), smoothed by a 3×3 binomial filter.
     private let lightness: [Float]
     /// The chroma cells (a, b interleaved), smoothed alike and sampled up to ``side``×``side``.
     private let chroma: [Float]
@@ -39,7 +44,7 @@ package struct DetailSignature: Sendable, Hashable {
         self.bytes = bytes
         let side = Self.side
         let chromaSide = Self.chromaSide
-        let l = bytes[0..<(side * side)].map { Float($0) / 255 }
+        let l = bytes[0..<(side * side)].map { Self.toe(Float($0) / 255) }
         let ab = bytes[(side * side)...].map { (Float($0) - 128) / 320 }
         lightness = Self.smooth(l, side: side, channels: 1)
         chroma = Self.upsampled(Self.smooth(ab, side: chromaSide, channels: 2))
@@ -213,6 +218,20 @@ package struct DetailSignature: Sendable, Hashable {
     /// How far from where a cell lands its match may lie, in cells: the difference of a cell is its distance from
     /// the range the other picture spans within this distance.
     private static let tolerance: Float = 0.35
+
+    /// How much wider than that range a cell's lightness may lie, as a share of the range: where the other picture
+    /// changes fast (a hard edge), resampling at another scale changes the cells near the edge by a share of its
+    /// contrast; where it is flat (a plain backdrop), the range is empty and a subject costs its whole contrast.
+    private static let edgeSlack: Float = 0.15
+
+    /// Cells that land within this many cells of the outer frame's edge are not compared: the cells at a frame's
+    /// edge are smoothed with only what lies inside it, so where one picture is cropped its edge cells miss what the
+    /// other still shows beside them.
+    private static let outerMargin: Float = 1
+
+    /// Chroma is compared only on cells at least this many (outer) cells inside both frames: the chroma cells are
+    /// twice as coarse, so a border's or a cut edge's colour reaches twice as far into them.
+    private static let chromaMargin: Float = 3.5
 
     /// A best coarse alignment that leaves more than this mean squared lightness difference (an RMS of 0.25) is
     /// not refined: no repost comes near it, and the distance is then that RMS × 100.
@@ -425,12 +444,29 @@ package struct DetailSignature: Sendable, Hashable {
         else { return .infinity }
         var difference = [Float](repeating: .nan, count: n * n)
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
+        let last = Float(n - 1)
         inner.lightness.withUnsafeBufferPointer { innerL in
             outer.lightness.withUnsafeBufferPointer { outerL in
                 inner.chroma.withUnsafeBufferPointer { innerC in
                     outer.chroma.withUnsafeBufferPointer { outerC in
                         for y in 2..<(n - 2) {
                             for x in 2..<(n - 2) {
+                                guard columns[1].index[x] >= 0, rows[1].index[y] >= 0 else { continue }
+                                // Where the cell lands in `outer` (in its cells) and how far it is from `inner`'s
+                                // own frame edge (in `outer`'s cells).
+                                let landsX = Float(columns[1].index[x]) + columns[1].fraction[x]
+                                let landsY = Float(rows[1].index[y]) + rows[1].fraction[y]
+                                guard min(landsX, landsY) >= outerMargin, max(landsX, landsY) <= last - outerMargin
+                                else { continue }
+                                let fromEdge = min(
+                                    placement.width * min(Float(x) + 0.5, Float(n) - 0.5 - Float(x)),
+                                    placement.height * min(Float(y) + 0.5, Float(n) - 0.5 - Float(y)),
+                                    landsX + 0.5,
+                                    landsY + 0.5,
+                                    last + 0.5 - landsX,
+                                    last + 0.5 - landsY
+                                )
+                                let chromaCounts: Float = fromEdge >= chromaMargin ? 1 : 0
                                 var low: (Float, Float, Float) = (.infinity, .infinity, .infinity)
                                 var high: (Float, Float, Float) = (-.infinity, -.infinity, -.infinity)
                                 for (cx, cy) in nudges {
@@ -440,10 +476,24 @@ package struct DetailSignature: Sendable, Hashable {
                                     let (gx, fx, gy, fy) = (
                                         column.index[x], column.fraction[x], row.index[y], row.fraction[y]
                                     )
-                                    let l =
-                                        gain
-                                        * sample(outerL, side: n, channels: 1, channel: 0, x: gx, fx: fx, y: gy, fy: fy)
-                                        + offset
+                                    // A tone change that clips cannot go past black or white.
+                                    let l = min(
+                                        1,
+                                        max(
+                                            0,
+                                            gain
+                                                * sample(
+                                                    outerL,
+                                                    side: n,
+                                                    channels: 1,
+                                                    channel: 0,
+                                                    x: gx,
+                                                    fx: fx,
+                                                    y: gy,
+                                                    fy: fy
+                                                ) + offset
+                                        )
+                                    )
                                     let ca = sample(
                                         outerC,
                                         side: n,
@@ -469,9 +519,13 @@ package struct DetailSignature: Sendable, Hashable {
                                 }
                                 guard low.0.isFinite else { continue }
                                 let index = y * n + x
-                                let dl = max(0, innerL[index] - high.0, low.0 - innerL[index])
-                                let da = max(0, innerC[index * 2] - high.1, low.1 - innerC[index * 2])
-                                let db = max(0, innerC[index * 2 + 1] - high.2, low.2 - innerC[index * 2 + 1])
+                                let slack = (high.0 - low.0) * edgeSlack
+                                let dl = max(0, innerL[index] - high.0 - slack, low.0 - slack - innerL[index])
+                                let da =
+                                    max(0, innerC[index * 2] - high.1, low.1 - innerC[index * 2]) * chromaCounts
+                                let db =
+                                    max(0, innerC[index * 2 + 1] - high.2, low.2 - innerC[index * 2 + 1])
+                                    * chromaCounts
                                 difference[index] = (dl * dl + da * da + db * db).squareRoot() * 100
                             }
                         }
@@ -546,6 +600,17 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         return out
+    }
+
+    /// OKLab's lightness with its near-black end compressed (Ottosson's toe, `k1` 0.206, `k2` 0.03): about CIELAB's
+    /// L* / 100. OKLab's L is a plain cube root, which makes the darkest levels (sRGB 0–10) a tenth of the scale
+    /// apart, so a contrast change that clips a night shot's sky to black would look like a large change.
+    static func toe(_ l: Float) -> Float {
+        let k1: Float = 0.206
+        let k2: Float = 0.03
+        let k3 = (1 + k1) / (1 + k2)
+        let t = k3 * l - k1
+        return 0.5 * (t + (t * t + 4 * k2 * k3 * l).squareRoot())
     }
 
     private static func quantise(_ value: Double) -> UInt8 {

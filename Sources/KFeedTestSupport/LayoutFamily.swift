@@ -16,7 +16,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// A teaser series: one template (a dark frame, a banner with a logo, a name strip) around a picture window of
     /// 60 % × 55 % holding the member's own picture (a seeded grid of colour blocks) and a name of its own length.
     case teaser
-    /// Near-black night shots: one dark gradient and two dim lights (2 % of the frame each) at member-owned places.
+    /// Near-black night shots: one dark gradient and two dim lights (2 % of the frame each); member n owns its
+    /// pair of places (one of the 190 pairs of 20 places, none shared by two of the first 190 members).
     case night
     /// Flat colour and noise: 12 hues 30° apart at four brightnesses; flat at the first and third, noisy (±40
     /// a channel, seeded) at the second and fourth.
@@ -24,6 +25,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Text-heavy graphics drawn with the project's font stack: 5–9 lines of seeded words at one of three sizes
     /// (7–12 % of the width), on one of four papers.
     case text
+    /// Quote cards: one layout (a ground of one of three colours, an accent bar and a quotation mark above, the
+    /// quote's 2–5 lines of seeded words in large type, an attribution line below); only the words are the member's.
+    case quote
+    /// Product shots: one object (a bottle, a mug or a box) on a plain light ground with a soft shadow; member n
+    /// owns its shape, one of ten hues and one of three poses (turned −20°, 0° or 20°).
+    case product
+    /// Collages: the same nine photo-like tiles (seeded gradients with a disc and a bar) in a 2×2 or 3×3 grid with
+    /// white gutters; member n owns its arrangement (even members four tiles in a 2×2 grid, odd members all nine).
+    case collage
+    /// Spotlights on a dark stage: a dark floor and back wall, three to five soft coloured beams from above, each
+    /// ending in a pool of light on the floor, at member-seeded places and colours.
+    case spotlight
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -71,7 +84,11 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             )
         case .night:
             canvas.gradient(from: TestJPEG.Colour(4, 4, 10), to: TestJPEG.Colour(16, 14, 24))
-            for (index, place) in [seed % 20, (seed / 20 * 7 + seed + 3) % 20].enumerated() {
+            // Pair number `seed × 37 mod 190` of the 190 unordered pairs of places: no two of the first 190
+            // members share their two places.
+            let pairs = (0..<20).flatMap { a in ((a + 1)..<20).map { (a, $0) } }
+            let pair = pairs[seed * 37 % pairs.count]
+            for (index, place) in [pair.0, pair.1].enumerated() {
                 let level = 60 + 25 * ((seed / 20 + index) % 3)
                 canvas.disc(
                     x: 0.2 + Double(place % 5) * 0.15,
@@ -118,6 +135,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 canvas.pixels[index * 3 + 1] = rgbx[index * 4 + 1]
                 canvas.pixels[index * 3 + 2] = rgbx[index * 4 + 2]
             }
+        case .quote:
+            Self.quote(seed: seed, random: &random, canvas: &canvas)
+        case .product:
+            Self.product(seed: seed, canvas: &canvas)
+        case .collage:
+            Self.collage(seed: seed, canvas: &canvas)
+        case .spotlight:
+            Self.spotlight(random: &random, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -146,6 +171,191 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             }
         }
         return canvas.pixels
+    }
+
+    private static func quote(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let grounds: [[UInt8]] = [[245, 236, 220], [28, 36, 64], [196, 60, 70]]
+        let ground = grounds[seed % 3]
+        let ink: [UInt8] = seed % 3 == 0 ? [30, 30, 36] : [250, 250, 250]
+        let accent = TestJPEG.Colour(230, 170, 40)
+        canvas.rectangle(
+            x: 0,
+            y: 0,
+            width: 1,
+            height: 1,
+            colour: TestJPEG.Colour(ground[0], ground[1], ground[2])
+        )
+        canvas.rectangle(x: 0.08, y: 0.08, width: 0.25, height: 0.02, colour: accent)
+        canvas.disc(x: 0.13, y: 0.17, radius: 0.035, colour: accent)
+        canvas.disc(x: 0.22, y: 0.17, radius: 0.035, colour: accent)
+        let words = [
+            "the", "stage", "is", "where", "we", "found", "each", "other", "and", "you", "were", "always", "there",
+            "thank", "for", "every", "night", "light", "song", "dream", "never", "stop", "shining", "together",
+        ]
+        let lines = (0..<(2 + Int(random.next() % 4))).map { _ in
+            (0..<(2 + Int(random.next() % 3))).map { _ in words[Int(random.next() % UInt64(words.count))] }
+                .joined(separator: " ")
+        }
+        let (left, top) = (canvas.width / 12, canvas.height * 26 / 100)
+        let (w, h) = (canvas.width - 2 * left, canvas.height * 52 / 100)
+        let names = ["— a fan", "— the leader, live in seoul", "— from the album notes", "— said on stage"]
+        let attribution = [names[seed % names.count]]
+        for (lines, top, h, size) in [
+            (lines, top, h, canvas.width * 8 / 100),
+            (attribution, canvas.height * 80 / 100, canvas.height / 10, canvas.width * 4 / 100),
+        ] {
+            guard
+                let rgbx = FontStack.graphic(
+                    lines,
+                    width: w,
+                    height: h,
+                    pixelSize: max(8, size),
+                    ink: ink,
+                    paper: ground
+                )
+            else { continue }
+            for row in 0..<h {
+                for column in 0..<w {
+                    let source = (row * w + column) * 4
+                    canvas.set(
+                        left + column,
+                        top + row,
+                        TestJPEG.Colour(rgbx[source], rgbx[source + 1], rgbx[source + 2])
+                    )
+                }
+            }
+        }
+    }
+
+    private static func product(seed: Int, canvas: inout Canvas) {
+        canvas.gradient(from: TestJPEG.Colour(236, 236, 232), to: TestJPEG.Colour(206, 204, 200))
+        let shape = seed % 3
+        let hue = Double(seed / 3 % 10) * 36
+        let angle = [0.0, -20, 20][seed / 30 % 3] * Double.pi / 180
+        let body = hsv(hue: hue, saturation: 0.75, value: 0.8)
+        let dark = hsv(hue: hue, saturation: 0.8, value: 0.45)
+        canvas.ellipse(x: 0.5, y: 0.8, radiusX: 0.26, radiusY: 0.05, angle: 0, colour: TestJPEG.Colour(150, 148, 144))
+        // Each part in the object's own coordinates (units of the shorter side, y down, centred on the object),
+        // turned by `angle` about the object's centre.
+        let parts: [(x: Double, y: Double, halfWidth: Double, halfHeight: Double, round: Bool, colour: TestJPEG.Colour)]
+        switch shape {
+        case 0:  // a bottle: body, shoulder, neck, cap
+            parts = [
+                (0, 0.08, 0.11, 0.2, false, body), (0, -0.13, 0.08, 0.05, true, body),
+                (0, -0.2, 0.035, 0.06, false, body), (0, -0.27, 0.04, 0.025, false, dark),
+                (0, 0.06, 0.11, 0.06, false, TestJPEG.Colour(245, 245, 240)),
+            ]
+        case 1:  // a mug: body, handle, rim
+            parts = [
+                (0.15, 0.02, 0.07, 0.08, true, dark), (0.15, 0.02, 0.035, 0.045, true, TestJPEG.Colour(226, 226, 222)),
+                (0, 0.02, 0.15, 0.16, false, body), (0, -0.14, 0.15, 0.015, false, dark),
+            ]
+        default:  // a box: front, lid, label
+            parts = [
+                (0, 0.03, 0.18, 0.15, false, body), (0, -0.13, 0.19, 0.03, false, dark),
+                (0, 0.04, 0.1, 0.05, false, TestJPEG.Colour(250, 248, 240)),
+            ]
+        }
+        for part in parts {
+            let (cosine, sine) = (cos(angle), sin(angle))
+            let x =
+                0.5 + (part.x * cosine - part.y * sine) * Double(min(canvas.width, canvas.height))
+                / Double(canvas.width)
+            let y =
+                0.5 + (part.x * sine + part.y * cosine) * Double(min(canvas.width, canvas.height))
+                / Double(canvas.height)
+            if part.round {
+                canvas.ellipse(
+                    x: x,
+                    y: y,
+                    radiusX: part.halfWidth,
+                    radiusY: part.halfHeight,
+                    angle: angle,
+                    colour: part.colour
+                )
+            } else {
+                canvas.box(
+                    x: x,
+                    y: y,
+                    halfWidth: part.halfWidth,
+                    halfHeight: part.halfHeight,
+                    angle: angle,
+                    colour: part.colour
+                )
+            }
+        }
+    }
+
+    private static func collage(seed: Int, canvas: inout Canvas) {
+        let tiles = 9
+        let order: [Int]
+        if seed % 2 == 0 {
+            // Ordered choice number `seed / 2 × 101 mod 3024` of four of the nine tiles: distinct for 3024 members.
+            var number = seed / 2 * 101 % (9 * 8 * 7 * 6)
+            var left = Array(0..<tiles)
+            var chosen: [Int] = []
+            for remaining in [9, 8, 7, 6] {
+                chosen.append(left.remove(at: number % remaining))
+                number /= remaining
+            }
+            order = chosen
+        } else {
+            var random = SeededRandom(seed: UInt64(seed) &+ 7_777)
+            var all = Array(0..<tiles)
+            for index in stride(from: tiles - 1, to: 0, by: -1) {
+                all.swapAt(index, Int(random.next() % UInt64(index + 1)))
+            }
+            order = all
+        }
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(250, 250, 250))
+        let grid = seed % 2 == 0 ? 2 : 3
+        let gutter = 0.015
+        let cell = (1 - gutter * Double(grid + 1)) / Double(grid)
+        for (slot, tile) in order.enumerated() {
+            var random = SeededRandom(seed: UInt64(tile) &+ 4_242)
+            let (left, top) = (
+                gutter + Double(slot % grid) * (cell + gutter), gutter + Double(slot / grid) * (cell + gutter)
+            )
+            let from = random.colour()
+            let to = random.colour()
+            let rows = Int(top * Double(canvas.height))..<Int((top + cell) * Double(canvas.height))
+            let columns = Int(left * Double(canvas.width))..<Int((left + cell) * Double(canvas.width))
+            for row in rows {
+                let t = Double(row - rows.lowerBound) / Double(max(1, rows.count - 1))
+                func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8(Double(a) + (Double(b) - Double(a)) * t) }
+                let colour = TestJPEG.Colour(mix(from.red, to.red), mix(from.green, to.green), mix(from.blue, to.blue))
+                for column in columns { canvas.set(column, row, colour) }
+            }
+            let disc = (x: random.unit() * 0.5 + 0.25, y: random.unit() * 0.5 + 0.25)
+            canvas.ellipse(
+                x: left + disc.x * cell,
+                y: top + disc.y * cell,
+                radiusX: cell * 0.22 * Double(canvas.width) / Double(min(canvas.width, canvas.height)),
+                radiusY: cell * 0.22 * Double(canvas.height) / Double(min(canvas.width, canvas.height)),
+                angle: 0,
+                colour: random.colour()
+            )
+            canvas.rectangle(
+                x: left + cell * 0.1,
+                y: top + cell * (0.1 + random.unit() * 0.7),
+                width: cell * 0.8,
+                height: cell * 0.12,
+                colour: random.colour()
+            )
+        }
+    }
+
+    private static func spotlight(random: inout SeededRandom, canvas: inout Canvas) {
+        canvas.gradient(from: TestJPEG.Colour(10, 8, 14), to: TestJPEG.Colour(22, 18, 26), rows: 0...0.7)
+        canvas.gradient(from: TestJPEG.Colour(34, 28, 30), to: TestJPEG.Colour(52, 44, 42), rows: 0.7...1)
+        let beams = 3 + Int(random.next() % 3)
+        for _ in 0..<beams {
+            let top = 0.1 + random.unit() * 0.8
+            let floor = min(0.92, max(0.08, top + random.unit() * 0.4 - 0.2))
+            let colour = hsv(hue: random.unit() * 360, saturation: 0.5 + random.unit() * 0.4, value: 0.9)
+            let strength = 0.25 + random.unit() * 0.2
+            canvas.beam(top: top, floor: floor, colour: colour, strength: strength)
+        }
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).
@@ -234,6 +444,90 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 for column in max(0, Int(cx - r))..<min(width, Int(cx + r) + 1) {
                     let (dx, dy) = (Double(column) - cx, Double(row) - cy)
                     if dx * dx + dy * dy <= r * r { set(column, row, colour) }
+                }
+            }
+        }
+
+        /// A filled ellipse centred at `(x, y)` (fractions of the width and height), radii in units of the shorter
+        /// side, turned by `angle` (radians).
+        mutating func ellipse(
+            x: Double,
+            y: Double,
+            radiusX: Double,
+            radiusY: Double,
+            angle: Double,
+            colour: TestJPEG.Colour
+        ) {
+            fill(x: x, y: y, reach: max(radiusX, radiusY), angle: angle, colour: colour) { u, v in
+                (u / radiusX) * (u / radiusX) + (v / radiusY) * (v / radiusY) <= 1
+            }
+        }
+
+        /// A filled rectangle centred at `(x, y)`, half sizes in units of the shorter side, turned by `angle`.
+        mutating func box(
+            x: Double,
+            y: Double,
+            halfWidth: Double,
+            halfHeight: Double,
+            angle: Double,
+            colour: TestJPEG.Colour
+        ) {
+            fill(
+                x: x,
+                y: y,
+                reach: (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot(),
+                angle: angle,
+                colour: colour
+            ) { u, v in
+                abs(u) <= halfWidth && abs(v) <= halfHeight
+            }
+        }
+
+        /// Every pixel within `reach` (of the shorter side) of `(x, y)` whose coordinates, turned back by `angle`,
+        /// pass `inside`.
+        private mutating func fill(
+            x: Double,
+            y: Double,
+            reach: Double,
+            angle: Double,
+            colour: TestJPEG.Colour,
+            inside: (Double, Double) -> Bool
+        ) {
+            let scale = Double(min(width, height))
+            let (cx, cy, r) = (x * Double(width), y * Double(height), reach * scale)
+            let (cosine, sine) = (cos(angle), sin(angle))
+            for row in max(0, Int(cy - r))..<max(0, min(height, Int(cy + r) + 1)) {
+                for column in max(0, Int(cx - r))..<max(0, min(width, Int(cx + r) + 1)) {
+                    let (dx, dy) = ((Double(column) + 0.5 - cx) / scale, (Double(row) + 0.5 - cy) / scale)
+                    if inside(dx * cosine + dy * sine, -dx * sine + dy * cosine) { set(column, row, colour) }
+                }
+            }
+        }
+
+        /// A soft beam of `colour` from the top at `top` (a fraction of the width) widening down to a pool of
+        /// light on the floor (at 80 % of the height) centred at `floor`, added to what is there.
+        mutating func beam(top: Double, floor: Double, colour: TestJPEG.Colour, strength: Double) {
+            let floorY = 0.8 * Double(height)
+            for row in 0..<height {
+                let t = min(1, Double(row) / floorY)
+                let centre = (top + (floor - top) * t) * Double(width)
+                let half = (0.02 + 0.1 * t) * Double(width)
+                for column in 0..<width {
+                    let across = abs(Double(column) - centre) / half
+                    var light = across < 1 ? (1 - across * across) * strength * (0.5 + 0.5 * t) : 0
+                    let (px, py) = (
+                        (Double(column) - floor * Double(width)) / (0.14 * Double(width)),
+                        (Double(row) - floorY) / (0.035 * Double(height))
+                    )
+                    let pool = px * px + py * py
+                    if pool < 1 { light += (1 - pool) * 0.8 }
+                    guard light > 0 else { continue }
+                    let offset = (row * width + column) * 3
+                    for (channel, value) in [colour.red, colour.green, colour.blue].enumerated() {
+                        pixels[offset + channel] = UInt8(
+                            min(255, Double(pixels[offset + channel]) + Double(value) * light)
+                        )
+                    }
                 }
             }
         }

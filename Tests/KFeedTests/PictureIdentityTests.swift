@@ -31,8 +31,8 @@ struct PictureIdentityTests {
     @Test(arguments: Repost.kinds)
     func aRepostOfEachKindIsTheSamePicture(kind: String) throws {
         // Members of three of the families the threshold was set on. On other pictures some kinds are missed:
-        // `bench/reposts.sh` reports them (a 10 % border on hard-edged colour blocks, +10 % brightness where it
-        // clips highlights).
+        // `bench/reposts.sh` reports them (mostly 10 % borders and 12 % caption bands on sharp detail, and +10 %
+        // brightness where it clips highlights).
         let sources = [try Self.member(.stage, 3), try Self.member(.tint, 5), try Self.member(.backdrop, 7)]
         for (index, source) in sources.enumerated() {
             let original = try Self.identity(source)
@@ -54,6 +54,47 @@ struct PictureIdentityTests {
             }
         }
         #expect(!candidates.isEmpty, "the family should pass the hash's cheap test, or it tests nothing")
+        let same = Self.sameAsAnother(identities)
+        #expect(same.isEmpty, "\(same)")
+    }
+
+    @Test func aContrastChangeThatClipsANightShotIsTheSamePicture() throws {
+        // +10 % contrast clips a near-black sky to black: through OKLab's plain cube root that was a change of a
+        // tenth of the lightness scale everywhere.
+        for seed in 0..<4 {
+            let source = try Self.member(.night, seed)
+            let original = try Self.identity(source)
+            let repost = try Self.identity(try Repost.copy(source, kind: "contrast +10 %"))
+            #expect(
+                original.isSamePicture(as: repost),
+                "member \(seed): detail \(original.detail.distance(to: repost.detail))"
+            )
+        }
+    }
+
+    @Test(arguments: ["border 5 % black", "caption 12 % bottom"])
+    func aHardEdgedPictureBorderedOrCaptionedIsTheSamePicture(kind: String) throws {
+        // Teaser members: hard-edged colour blocks and a name strip at the bottom edge of the widget's crop, which
+        // the border or the band brings into view or pushes out of it.
+        for seed in 1..<4 {
+            let source = try Self.member(.teaser, seed)
+            let original = try Self.identity(source)
+            let repost = try Self.identity(try Repost.copy(source, kind: kind))
+            #expect(
+                original.isSamePicture(as: repost),
+                "member \(seed): detail \(original.detail.distance(to: repost.detail))"
+            )
+        }
+    }
+
+    @Test(arguments: [LayoutFamily.product, .collage, .spotlight])
+    func membersOfAFamilyTheRuleWasNotDesignedForAreDistinct(family: LayoutFamily) throws {
+        // Held-out families of `bench/reposts.sh`: one object turned or recoloured on a plain ground, the same
+        // tiles arranged otherwise, beams at other places. (Its quote cards, one layout with other words, are
+        // not all kept apart: the bench reports them.) Members 0, 30 and 60 of `product` are one bottle in three
+        // poses.
+        let seeds = family == .product ? [0, 1, 2, 3, 30, 31, 32, 60, 61, 62] : Array(0..<10)
+        let identities = try seeds.map { try Self.identity(Self.member(family, $0)) }
         let same = Self.sameAsAnother(identities)
         #expect(same.isEmpty, "\(same)")
     }
