@@ -9,7 +9,8 @@
 # the time an identity takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [MEMBERS]     (env CORPUS, default /tmp/kfeed-corpus, made when missing; installs
-#                                             the two wallpaper packages when missing, as root)
+#                                             the two wallpaper packages when missing, as root; env DUMP=FILE writes
+#                                             every pair's decision and distances there, to diff two builds)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CORPUS=${CORPUS:-/tmp/kfeed-corpus}
@@ -29,6 +30,6 @@ scratch="${KFEED_BENCH_SCRATCH:-.build}"
 binary="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 
 echo "==================== kfeed repost detection ===================="
-"$binary" reposts --members "${1:-60}" --sample "$ROOT/Fixtures/images" \
+"$binary" reposts --members "${1:-60}" --sample "$ROOT/Fixtures/images" ${DUMP:+--dump "$DUMP"} \
   --tuning "$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-2]-*.jpg --held-out "${held[@]}"
 echo "================================================================"

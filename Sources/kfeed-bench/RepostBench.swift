@@ -3,7 +3,8 @@ import KFeed
 import KFeedImages
 import KFeedTestSupport
 
-/// `kfeed-bench reposts [--members N] [--sample DIR] --tuning PHOTO… --held-out PHOTO…`: repost detection on both
+/// `kfeed-bench reposts [--members N] [--sample DIR] [--dump FILE] --tuning PHOTO… --held-out PHOTO…`: repost
+/// detection on both
 /// of its sides, as a refresh sees it (each picture made into a `small` widget thumbnail, then compared by
 /// ``PictureIdentity``), on two halves: the tuning half, on which the thresholds were set, and the held-out half,
 /// which was only measured.
@@ -17,10 +18,12 @@ import KFeedTestSupport
 /// pairs judged by a reference perceptual hash (pHash: DCT of a 32×32 grey, top-left 8×8 without DC, median
 /// threshold, Hamming distance) with its threshold set on the tuning half; and the time an identity takes. Exits
 /// 1 when the held-out half misses a goal: 0 distinct pairs called the same, ≥ 99.5 % of reposts caught, ≤ 1 ms a
-/// picture.
+/// picture. `--dump FILE` writes every pair's decision (``PictureIdentity/isSamePicture(as:)``), hash distance and
+/// detail distance, one line a pair in a fixed order, so two builds' decisions can be diffed.
 enum RepostBench {
     static func run(_ arguments: [String]) throws {
         var sample: URL?
+        var dump: URL?
         var members = 60
         var photos: [Half: [URL]] = [.tuning: [], .heldOut: []]
         var half = Half.tuning
@@ -29,6 +32,7 @@ enum RepostBench {
             switch argument {
             case "--sample": sample = iterator.next().map { URL(fileURLWithPath: $0, isDirectory: true) }
             case "--members": members = iterator.next().flatMap(Int.init) ?? members
+            case "--dump": dump = iterator.next().map { URL(fileURLWithPath: $0) }
             case "--tuning": half = .tuning
             case "--held-out": half = .heldOut
             default: photos[half, default: []].append(URL(fileURLWithPath: argument))
@@ -193,6 +197,40 @@ enum RepostBench {
                 compareTimes.count
             )
         )
+        // What a refresh pays: `isSamePicture(as:)` on every distinct pair (most are not hash candidates).
+        let candidates = distinct.filter(\.isCandidate)
+        var sameCount = 0
+        let candidateTime = clock.measure {
+            for pair in candidates where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
+        }
+        let allTime = clock.measure {
+            for pair in distinct where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
+        }
+        print(
+            String(
+                format: "time: isSamePicture %.3f ms a distinct hash-candidate pair (%d), %.4f ms a distinct pair "
+                    + "overall (%d)",
+                milliseconds([candidateTime]) / Double(max(1, candidates.count)),
+                candidates.count,
+                milliseconds([allTime]) / Double(max(1, distinct.count)),
+                distinct.count
+            )
+        )
+        if let dump {
+            var lines: [String] = []
+            for (set, pairs) in [("distinct", distinct), ("repost", reposts)] {
+                for pair in pairs {
+                    let same = pair.first.identity.isSamePicture(as: pair.second.identity)
+                    lines.append(
+                        "\(set)\t\(pair.half == .tuning ? "tuning" : "held-out")\t\(pair.family)\t\(pair.kind)\t"
+                            + "\(same ? "same" : "differ")\thash \(pair.hash)\tdetail "
+                            + (pair.detail.isFinite ? String(format: "%.4f", Double(pair.detail)) : "-")
+                    )
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(to: dump, atomically: true, encoding: .utf8)
+            print("dump: \(lines.count) pairs written to \(dump.path)")
+        }
         let heldDistinct = distinct.filter { $0.half == .heldOut }
         let heldReposts = reposts.filter { $0.half == .heldOut }
         let caught = heldReposts.filter(\.isSame).count
