@@ -236,46 +236,58 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
+        // The inner picture's own sums depend only on the column axis and the row: made once, not per placement.
+        var ownSums = [Float](repeating: 0, count: table.columns.count * n * 2)
+        for (slot, mask) in table.masks.enumerated() {
+            for y in 0..<n {
+                let cells = SIMD8<Float>(inner.tiny[(y * n)..<(y * n + n)]) * mask
+                ownSums[(slot * n + y) * 2] = cells.sum()
+                ownSums[(slot * n + y) * 2 + 1] = (cells * cells).sum()
+            }
+        }
         across.withUnsafeBytes { across in
             inner.tiny.withUnsafeBytes { own in
-                table.masks.withUnsafeBufferPointer { masks in
-                    table.steps.withUnsafeBufferPointer { steps in
-                        table.placements.withUnsafeBufferPointer { placements in
-                            let row = MemoryLayout<Float>.stride * n
-                            for number in placements.indices {
-                                let placement = placements[number]
-                                let mask = masks[placement.column]
-                                let lanes = placement.column * n * row
-                                var sums = (a: SIMD8<Float>.zero, b: SIMD8<Float>.zero, aa: SIMD8<Float>.zero)
-                                var (bb, ab) = (SIMD8<Float>.zero, SIMD8<Float>.zero)
-                                for step in placement.steps {
-                                    let (y, index, fraction) = steps[step]
-                                    let upper = across.loadUnaligned(
-                                        fromByteOffset: lanes + index * row,
-                                        as: SIMD8<Float>.self
-                                    )
-                                    let lower = across.loadUnaligned(
-                                        fromByteOffset: lanes + (index + 1) * row,
-                                        as: SIMD8<Float>.self
-                                    )
-                                    let value = (upper + (lower - upper) * fraction) * mask
-                                    let cells = own.loadUnaligned(fromByteOffset: y * row, as: SIMD8<Float>.self) * mask
-                                    sums.a += cells
-                                    sums.b += value
-                                    sums.aa += cells * cells
-                                    bb += value * value
-                                    ab += cells * value
+                ownSums.withUnsafeBufferPointer { ownSums in
+                    table.masks.withUnsafeBufferPointer { masks in
+                        table.steps.withUnsafeBufferPointer { steps in
+                            table.placements.withUnsafeBufferPointer { placements in
+                                let row = MemoryLayout<Float>.stride * n
+                                for number in placements.indices {
+                                    let placement = placements[number]
+                                    let mask = masks[placement.column]
+                                    let lanes = placement.column * n * row
+                                    let sums = ownSums.baseAddress! + placement.column * n * 2
+                                    var (a, aa) = (Float(0), Float(0))
+                                    var (b, bb, ab) = (SIMD8<Float>.zero, SIMD8<Float>.zero, SIMD8<Float>.zero)
+                                    for step in placement.steps {
+                                        let (y, index, fraction) = steps[step]
+                                        let upper = across.loadUnaligned(
+                                            fromByteOffset: lanes + index * row,
+                                            as: SIMD8<Float>.self
+                                        )
+                                        let lower = across.loadUnaligned(
+                                            fromByteOffset: lanes + (index + 1) * row,
+                                            as: SIMD8<Float>.self
+                                        )
+                                        let value = (upper + (lower - upper) * fraction) * mask
+                                        let cells = own.loadUnaligned(fromByteOffset: y * row, as: SIMD8<Float>.self)
+                                        a += sums[y * 2]
+                                        aa += sums[y * 2 + 1]
+                                        b += value
+                                        bb += value * value
+                                        ab += cells * value
+                                    }
+                                    let score =
+                                        fit(
+                                            count: placement.count,
+                                            sumA: a,
+                                            sumB: b.sum(),
+                                            sumAA: aa,
+                                            sumBB: bb.sum(),
+                                            sumAB: ab.sum()
+                                        ).error
+                                    if score < best.score { best = (score, number) }
                                 }
-                                let score =
-                                    fit(
-                                        count: placement.count,
-                                        sumA: sums.a.sum(),
-                                        sumB: sums.b.sum(),
-                                        sumAA: sums.aa.sum(),
-                                        sumBB: bb.sum(),
-                                        sumAB: ab.sum()
-                                    ).error
-                                if score < best.score { best = (score, number) }
                             }
                         }
                     }
