@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in scripts/ and bench/ (make is optional: the scripts run on their own).
-.PHONY: demo test deb package-test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb format
+.PHONY: demo test deb package-test bench bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-history bench-cdn bench-gzip-bomb format
 
 demo:
 	bash scripts/demo.sh
@@ -14,7 +14,7 @@ deb:
 package-test:
 	bash scripts/package-test.sh
 
-bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-cdn bench-gzip-bomb
+bench: bench-transport bench-images bench-cli bench-renders bench-economy bench-serve bench-reposts bench-history bench-cdn bench-gzip-bomb
 
 bench-transport:
 	bash bench/transport.sh
@@ -39,6 +39,9 @@ format:
 
 bench-reposts:
 	bash bench/reposts.sh
+
+bench-history:
+	bash bench/history.sh
 
 bench-cdn:
 	bash bench/cdn.sh

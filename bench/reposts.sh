@@ -14,6 +14,7 @@
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root
+#   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CORPUS=${CORPUS:-/tmp/kfeed-corpus}
@@ -47,6 +48,6 @@ scratch="${KFEED_BENCH_SCRATCH:-.build}"
 binary="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 
 echo "==================== kfeed repost detection ===================="
-"$binary" reposts --members "${1:-72}" "${tuning_only[@]}" --sample "$ROOT/Fixtures/images" \
+"$binary" reposts --members "${1:-72}" "${tuning_only[@]}" --sample "$ROOT/Fixtures/images" ${DUMP:+--dump "$DUMP"} \
   --tuning "${tuning[@]}" --held-out "${held[@]}"
 echo "================================================================"

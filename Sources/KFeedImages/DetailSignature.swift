@@ -36,6 +36,13 @@ package struct DetailSignature: Sendable, Hashable {
     private let chroma: [Float]
     /// The lightness on 16×16 cells (2×2 means of ``lightness``), for the coarse search.
     private let coarse: [Float]
+    /// The lightness on 8×8 cells (2×2 means of ``coarse``), for the screen.
+    private let tiny: [Float]
+    /// The chroma on 8×8 cells (a, b interleaved; 2×2 means of the smoothed chroma cells), for the screen.
+    private let tinyChroma: [Float]
+
+    /// Cells a side of the screen's grid.
+    private static let tinySide = 8
 
     private static let byteCount = side * side + chromaSide * chromaSide * 2
 
@@ -47,7 +54,8 @@ package struct DetailSignature: Sendable, Hashable {
         let l = bytes[0..<(side * side)].map { Self.toe(Float($0) / 255) }
         let ab = bytes[(side * side)...].map { (Float($0) - 128) / 320 }
         lightness = Self.smooth(l, side: side, channels: 1)
-        chroma = Self.upsampled(Self.smooth(ab, side: chromaSide, channels: 2))
+        let smoothChroma = Self.smooth(ab, side: chromaSide, channels: 2)
+        chroma = Self.upsampled(smoothChroma)
         var coarse = [Float](repeating: 0, count: chromaSide * chromaSide)
         for y in 0..<chromaSide {
             for x in 0..<chromaSide {
@@ -57,6 +65,28 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         self.coarse = coarse
+        let tinySide = Self.tinySide
+        var tiny = [Float](repeating: 0, count: tinySide * tinySide)
+        for y in 0..<tinySide {
+            for x in 0..<tinySide {
+                let top = 2 * y * chromaSide + 2 * x
+                tiny[y * tinySide + x] =
+                    (coarse[top] + coarse[top + 1] + coarse[top + chromaSide] + coarse[top + chromaSide + 1]) / 4
+            }
+        }
+        self.tiny = tiny
+        var tinyChroma = [Float](repeating: 0, count: tinySide * tinySide * 2)
+        for y in 0..<tinySide {
+            for x in 0..<tinySide {
+                for channel in 0..<2 {
+                    let top = (2 * y * chromaSide + 2 * x) * 2 + channel
+                    let next = top + chromaSide * 2
+                    tinyChroma[(y * tinySide + x) * 2 + channel] =
+                        (smoothChroma[top] + smoothChroma[top + 2] + smoothChroma[next] + smoothChroma[next + 2]) / 4
+                }
+            }
+        }
+        self.tinyChroma = tinyChroma
     }
 
     /// The cells as base64 (how `history.json` stores them).
@@ -153,14 +183,205 @@ package struct DetailSignature: Sendable, Hashable {
     /// noticeable): the largest mean colour difference of a 3×3-cell neighbourhood, at the alignment (either frame
     /// inside the other) that makes it smallest. Symmetric.
     package func distance(to other: DetailSignature) -> Float {
-        min(Self.inner(self, within: other), Self.inner(other, within: self))
+        min(Self.inner(self, within: other).distance, Self.inner(other, within: self).distance)
     }
 
-    /// Whether `other` is within ``samePictureThreshold``.
+    /// Whether `other` is within ``samePictureThreshold``: what ``distance(to:)`` decides, with each way first
+    /// screened by two necessary tests (``screenBound``, ``coarseBound``) that pass every pair the full comparison
+    /// calls the same, so that most pictures that merely share a grey layout are told apart at a fraction of the
+    /// cost.
     package func isSamePicture(as other: DetailSignature) -> Bool {
         // ``distance(to:)`` is the smaller of the two ways: the second is needed only when the first is over.
-        Self.inner(self, within: other) <= Self.samePictureThreshold
-            || Self.inner(other, within: self) <= Self.samePictureThreshold
+        Self.isSame(self, within: other) || Self.isSame(other, within: self)
+    }
+
+    /// One way of ``isSamePicture(as:)``.
+    private static func isSame(_ inner: DetailSignature, within outer: DetailSignature) -> Bool {
+        screen(inner, within: outer) <= screenBound
+            && Self.inner(inner, within: outer, coarseBound: coarseBound).distance <= samePictureThreshold
+    }
+
+    /// One way of the comparison, for measuring the screens (`kfeed-bench reposts --dump`): this picture's frame
+    /// placed within `other`'s, its local difference (``distance(to:)`` is the smaller of the two ways), the
+    /// screen's score (``screenBound``) and the best coarse score (``coarseBound``).
+    package func measured(within other: DetailSignature) -> (distance: Float, screen: Float, coarse: Float) {
+        let (distance, coarse) = Self.inner(self, within: other)
+        return (distance, Self.screen(self, within: other), coarse)
+    }
+
+    // MARK: - Screens
+
+    /// The largest ``screen(_:within:)`` score at which a way is compared in full: over it, the way is not the same
+    /// picture. Set on every pair of `bench/reposts.sh` (both halves, 17,381 distinct pairs and 1,029 reposts;
+    /// `DUMP=FILE` writes each way's score and the run prints the largest of a way within
+    /// ``samePictureThreshold``): that largest was 0.0067 (a 12 % caption band above a photo); the bound is half as
+    /// much again. It rejects about 60 % of the ways of distinct hash candidates there. Re-check it with the dump
+    /// whenever what is compared changes.
+    package static let screenBound: Float = 0.01
+
+    /// The largest best coarse score (the coarse search's mean squared lightness difference after the fit) at which
+    /// a way is refined and judged: over it, the way is not the same picture. Set alike: the largest of a way
+    /// within the threshold was 0.0021; the bound is half as much again.
+    package static let coarseBound: Float = 0.0032
+
+    /// The screen: a lining up on 8×8 cells, a sixteenth of the full grid's cells. Over every placement the coarse
+    /// search tries (each once), the one where `inner`'s lightness fits `outer`'s best (after the gain and offset
+    /// fit, the outer ring left out); the score is that error plus the mean squared difference of the chroma there
+    /// (no fit: a repost keeps its colours). Pictures that share a layout in other colours score high.
+    private static func screen(_ inner: DetailSignature, within outer: DetailSignature) -> Float {
+        let n = tinySide
+        let table = screenPlacements
+        var best = (score: Float.infinity, placement: -1)
+        // Eight cells a row: each row of a grid is one vector, the ring and the cells that do not land masked off.
+        var across = [Float](repeating: 0, count: n * n * table.columns.count)
+        outer.tiny.withUnsafeBufferPointer { outer in
+            across.withUnsafeMutableBufferPointer { across in
+                for (slot, axis) in table.columns.enumerated() {
+                    Self.across(outer, side: n, columns: axis, into: across.baseAddress! + slot * n * n)
+                }
+            }
+        }
+        // The inner picture's own sums depend only on the column axis and the row: made once, not per placement.
+        var ownSums = [Float](repeating: 0, count: table.columns.count * n * 2)
+        for (slot, mask) in table.masks.enumerated() {
+            for y in 0..<n {
+                let cells = SIMD8<Float>(inner.tiny[(y * n)..<(y * n + n)]) * mask
+                ownSums[(slot * n + y) * 2] = cells.sum()
+                ownSums[(slot * n + y) * 2 + 1] = (cells * cells).sum()
+            }
+        }
+        across.withUnsafeBytes { across in
+            inner.tiny.withUnsafeBytes { own in
+                ownSums.withUnsafeBufferPointer { ownSums in
+                    table.masks.withUnsafeBufferPointer { masks in
+                        table.steps.withUnsafeBufferPointer { steps in
+                            table.placements.withUnsafeBufferPointer { placements in
+                                let row = MemoryLayout<Float>.stride * n
+                                for number in placements.indices {
+                                    let placement = placements[number]
+                                    let mask = masks[placement.column]
+                                    let lanes = placement.column * n * row
+                                    let sums = ownSums.baseAddress! + placement.column * n * 2
+                                    var (a, aa) = (Float(0), Float(0))
+                                    var (b, bb, ab) = (SIMD8<Float>.zero, SIMD8<Float>.zero, SIMD8<Float>.zero)
+                                    for step in placement.steps {
+                                        let (y, index, fraction) = steps[step]
+                                        let upper = across.loadUnaligned(
+                                            fromByteOffset: lanes + index * row,
+                                            as: SIMD8<Float>.self
+                                        )
+                                        let lower = across.loadUnaligned(
+                                            fromByteOffset: lanes + (index + 1) * row,
+                                            as: SIMD8<Float>.self
+                                        )
+                                        let value = (upper + (lower - upper) * fraction) * mask
+                                        let cells = own.loadUnaligned(fromByteOffset: y * row, as: SIMD8<Float>.self)
+                                        a += sums[y * 2]
+                                        aa += sums[y * 2 + 1]
+                                        b += value
+                                        bb += value * value
+                                        ab += cells * value
+                                    }
+                                    let score =
+                                        fit(
+                                            count: placement.count,
+                                            sumA: a,
+                                            sumB: b.sum(),
+                                            sumAA: aa,
+                                            sumBB: bb.sum(),
+                                            sumAB: ab.sum()
+                                        ).error
+                                    if score < best.score { best = (score, number) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard best.placement >= 0 else { return .infinity }
+        let placement = table.placements[best.placement]
+        let columns = table.columns[placement.column]
+        var chroma: Float = 0
+        var cells: Float = 0
+        inner.tinyChroma.withUnsafeBufferPointer { a in
+            outer.tinyChroma.withUnsafeBufferPointer { b in
+                for step in table.steps[placement.steps] {
+                    for x in columns.inside {
+                        for channel in 0..<2 {
+                            let value = sample(
+                                b,
+                                side: n,
+                                channels: 2,
+                                channel: channel,
+                                x: columns.index[x],
+                                fx: columns.fraction[x],
+                                y: step.index,
+                                fy: step.fraction
+                            )
+                            let difference = a[(step.y * n + x) * 2 + channel] - value
+                            chroma += difference * difference
+                        }
+                        cells += 1
+                    }
+                }
+            }
+        }
+        return best.score + chroma / max(1, cells)
+    }
+
+    /// The screen's placements on its 8×8 grid, each once and only those where 90 % of the cells land: the column
+    /// axes and their masks (1 where a cell lands, but the ring), the row axes, and for each placement its column
+    /// axis, its rows (a range of `steps`: the inner row, the outer row before it and the fraction to the next)
+    /// and its cell count.
+    private static let screenPlacements:
+        (
+            columns: [Axis], masks: [SIMD8<Float>], steps: [(y: Int, index: Int, fraction: Float)],
+            placements: [(column: Int, steps: Range<Int>, count: Float)]
+        ) = {
+            let n = tinySide
+            var columns: [Axis] = []
+            var steps: [(y: Int, index: Int, fraction: Float)] = []
+            var rowSteps: [String: Range<Int>] = [:]
+            var placements: [(column: Int, steps: Range<Int>, count: Float)] = []
+            var seen: Set<[Float]> = []
+            for width in scales {
+                let first = columns.count
+                let xs = unique(anchors(width))
+                columns += xs.map { Axis(start: $0, size: width, cells: n, side: n) }
+                for height in [width - 0.03, width, width + 0.03] where height <= 1.001 && height >= 0.74 {
+                    for y in unique(anchors(height)) {
+                        let rows = Axis(start: y, size: height, cells: n, side: n)
+                        let key = "\(y) \(height)"
+                        let range =
+                            rowSteps[key]
+                            ?? {
+                                let start = steps.count
+                                steps += rows.inside.map { ($0, rows.index[$0], rows.fraction[$0]) }
+                                rowSteps[key] = start..<steps.count
+                                return start..<steps.count
+                            }()
+                        for (offset, x) in xs.enumerated() where seen.insert([x, y, width, height]).inserted {
+                            let landing = rows.landing * columns[first + offset].landing
+                            guard Float(landing) >= 0.9 * Float((n - 2) * (n - 2)) else { continue }
+                            placements.append((first + offset, range, Float(landing)))
+                        }
+                    }
+                }
+            }
+            let masks = columns.map { axis in
+                var mask = SIMD8<Float>.zero
+                for x in axis.inside { mask[x] = 1 }
+                return mask
+            }
+            return (columns, masks, steps, placements)
+        }()
+
+    /// `anchors` without repeats (the screen takes a minimum: a placement tried twice counts once).
+    private static func unique(_ anchors: [Float]) -> [Float] {
+        var unique: [Float] = []
+        for anchor in anchors where !unique.contains(anchor) { unique.append(anchor) }
+        return unique
     }
 
     // MARK: - Lining up
@@ -176,10 +397,15 @@ package struct DetailSignature: Sendable, Hashable {
 
     /// Where each of `cells` cells of an inner frame placed at `start` with `size` lands on an outer grid of
     /// `side` cells, moved by `nudge` cells: the grid cell before it and the fraction towards the next, or -1 when
-    /// it lands outside.
+    /// it lands outside; and which of them but the first and the last land (one run: where a cell lands grows with
+    /// it).
     private struct Axis {
         var index: [Int]
         var fraction: [Float]
+        var inside = 0..<0
+
+        /// How many of the cells but the first and the last land.
+        var landing: Int { inside.count }
 
         init(start: Float, size: Float, cells: Int, side: Int, nudge: Float = 0) {
             index = [Int](repeating: -1, count: cells)
@@ -192,6 +418,9 @@ package struct DetailSignature: Sendable, Hashable {
                 let i0 = min(Int(clamped), side - 2)
                 index[cell] = i0
                 fraction[cell] = clamped - Float(i0)
+                if cell > 0 && cell < cells - 1 {
+                    inside = inside.isEmpty ? cell..<(cell + 1) : inside.lowerBound..<(cell + 1)
+                }
             }
         }
     }
@@ -237,76 +466,153 @@ package struct DetailSignature: Sendable, Hashable {
     /// not refined: no repost comes near it, and the distance is then that RMS × 100.
     private static let hopeless: Float = 0.25 * 0.25
 
-    /// The local difference of `inner` placed within `outer` at the best alignment found.
-    private static func inner(_ inner: DetailSignature, within outer: DetailSignature) -> Float {
-        // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
-        // difference after the gain and offset fit.
-        // Each axis' sampling is made once per anchor and scale, not once per placement.
-        var candidates: [(score: Float, placement: Placement)] = []
-        for width in scales {
-            let columns = anchors(width).map { ($0, Axis(start: $0, size: width, cells: chromaSide, side: chromaSide)) }
+    /// The coarse search's placements on the 16×16 grid, in the order they are tried: for each width of
+    /// ``scales``, its column axes (one per anchor), then for each height within 3 % of it and each of its anchors a
+    /// row axis. `twin` names an earlier column or row of the same width that coincides with it.
+    private static let coarseSearch:
+        [(
+            width: Float, columns: [(x: Float, axis: Axis, twin: Int?)],
+            rows: [(y: Float, height: Float, axis: Axis, twin: Int?)]
+        )] = scales.map { width in
+            let n = chromaSide
+            let xs = anchors(width)
+            let columns = xs.enumerated().map { slot, x in
+                (x, Axis(start: x, size: width, cells: n, side: n), xs[..<slot].firstIndex(of: x))
+            }
+            var rows: [(y: Float, height: Float, axis: Axis, twin: Int?)] = []
             for height in [width - 0.03, width, width + 0.03] where height <= 1.001 && height >= 0.74 {
-                for (y, rowAxis) in anchors(height).map({
-                    ($0, Axis(start: $0, size: height, cells: chromaSide, side: chromaSide))
-                }) {
-                    for (x, columnAxis) in columns {
-                        let score = fitError(
-                            inner.coarse,
-                            outer.coarse,
-                            side: chromaSide,
-                            columns: columnAxis,
-                            rows: rowAxis
-                        )
-                        if score.isFinite {
-                            candidates.append((score, Placement(x: x, y: y, width: width, height: height)))
+                for y in anchors(height) {
+                    let twin = rows.firstIndex { $0.y == y && $0.height == height }
+                    rows.append((y, height, Axis(start: y, size: height, cells: n, side: n), twin))
+                }
+            }
+            return (width, columns, rows)
+        }
+
+    /// The local difference of `inner` placed within `outer` at the best alignment found, and the best coarse
+    /// score. A best coarse score over `coarseBound` gives up at once (the distance is then infinity).
+    private static func inner(
+        _ inner: DetailSignature,
+        within outer: DetailSignature,
+        coarseBound: Float = .infinity
+    ) -> (distance: Float, coarse: Float) {
+        // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
+        // difference after the gain and offset fit. The best two are kept in the order a stable sort by score
+        // gives (the earlier of equal scores first).
+        let n = chromaSide
+        var first: (score: Float, placement: Placement)?
+        var second: (score: Float, placement: Placement)?
+        inner.coarse.withUnsafeBufferPointer { a in
+            outer.coarse.withUnsafeBufferPointer { b in
+                // Each column axis' horizontal interpolation of `outer` is made once per scale, for every row axis;
+                // a placement tried twice (anchors that coincide) is scored once and counted twice.
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n * 9 + 27 * 9) { buffer in
+                    let across = buffer.baseAddress!
+                    let scores = across + n * n * 9
+                    for scale in coarseSearch {
+                        for (slot, column) in scale.columns.enumerated() where column.twin == nil {
+                            Self.across(b, side: n, columns: column.axis, into: across + slot * n * n)
+                        }
+                        let count = scale.columns.count
+                        for (rowSlot, row) in scale.rows.enumerated() {
+                            for (slot, column) in scale.columns.enumerated() {
+                                let score: Float
+                                if let twin = row.twin {
+                                    score = scores[twin * count + slot]
+                                } else if let twin = column.twin {
+                                    score = scores[rowSlot * count + twin]
+                                } else {
+                                    score =
+                                        fitted(
+                                            a,
+                                            across: UnsafeBufferPointer(start: across + slot * n * n, count: n * n),
+                                            side: n,
+                                            columns: column.axis,
+                                            rows: row.axis
+                                        )?.error ?? .infinity
+                                }
+                                scores[rowSlot * count + slot] = score
+                                guard score.isFinite else { continue }
+                                if let best = first, score >= best.score {
+                                    if second.map({ score < $0.score }) ?? true {
+                                        second = (
+                                            score,
+                                            Placement(x: column.x, y: row.y, width: scale.width, height: row.height)
+                                        )
+                                    }
+                                } else {
+                                    second = first
+                                    first = (
+                                        score, Placement(x: column.x, y: row.y, width: scale.width, height: row.height)
+                                    )
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        candidates.sort { $0.score < $1.score }
-        guard let first = candidates.first else { return .infinity }
-        if first.score > hopeless { return first.score.squareRoot() * 100 }
+        guard let first else { return (.infinity, .infinity) }
+        if first.score > hopeless { return (first.score.squareRoot() * 100, first.score) }
+        if first.score > coarseBound { return (.infinity, first.score) }
         // Fine: each of the best two climbs (on the coarse grid, then the full one, within the slack of its
         // anchor), then is judged where it differs most.
         var best = Float.infinity
-        for candidate in candidates.prefix(2) {
-            let anchor = candidate.placement
-            var placement = anchor
-            let stages: [(inner: [Float], outer: [Float], side: Int, move: Float)] = [
-                (inner.coarse, outer.coarse, chromaSide, 1 / 64), (inner.lightness, outer.lightness, side, 1 / 128),
-            ]
-            for stage in stages {
-                var score = fitError(stage.inner, stage.outer, side: stage.side, placement: placement)
-                let move = stage.move
-                for _ in 0..<4 {
-                    var improved = false
-                    for (dx, dy, dw, dh) in [
-                        (move, 0, 0, 0), (-move, 0, 0, 0), (0, move, 0, 0), (0, -move, 0, 0),
-                        (0, 0, move, move), (0, 0, -move, -move), (0, 0, move, 0), (0, 0, 0, move),
-                    ] as [(Float, Float, Float, Float)] {
-                        let next = Placement(
-                            x: placement.x + dx,
-                            y: placement.y + dy,
-                            width: min(1.03, placement.width + dw),
-                            height: min(1.03, placement.height + dh)
-                        )
-                        guard abs(next.x - anchor.x) <= slack, abs(next.y - anchor.y) <= slack,
-                            abs(next.width - anchor.width) <= slack, abs(next.height - anchor.height) <= slack
-                        else { continue }
-                        let nextScore = fitError(stage.inner, stage.outer, side: stage.side, placement: next)
-                        if nextScore < score {
-                            score = nextScore
-                            placement = next
-                            improved = true
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
+            for candidate in [first, second].compactMap({ $0 }) {
+                let anchor = candidate.placement
+                var placement = anchor
+                let stages: [(inner: [Float], outer: [Float], side: Int, move: Float)] = [
+                    (inner.coarse, outer.coarse, chromaSide, 1 / 64), (inner.lightness, outer.lightness, side, 1 / 128),
+                ]
+                for stage in stages {
+                    stage.inner.withUnsafeBufferPointer { a in
+                        stage.outer.withUnsafeBufferPointer { b in
+                            func error(_ placement: Placement) -> Float {
+                                let m = stage.side
+                                let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
+                                let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
+                                guard Float(rows.landing * columns.landing) >= 0.9 * Float((m - 2) * (m - 2))
+                                else { return .infinity }
+                                Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
+                                let across = UnsafeBufferPointer(start: scratch.baseAddress!, count: m * m)
+                                return fitted(a, across: across, side: m, columns: columns, rows: rows)?.error
+                                    ?? .infinity
+                            }
+                            var score = error(placement)
+                            let move = stage.move
+                            for _ in 0..<4 {
+                                var improved = false
+                                for (dx, dy, dw, dh) in [
+                                    (move, 0, 0, 0), (-move, 0, 0, 0), (0, move, 0, 0), (0, -move, 0, 0),
+                                    (0, 0, move, move), (0, 0, -move, -move), (0, 0, move, 0), (0, 0, 0, move),
+                                ] as [(Float, Float, Float, Float)] {
+                                    let next = Placement(
+                                        x: placement.x + dx,
+                                        y: placement.y + dy,
+                                        width: min(1.03, placement.width + dw),
+                                        height: min(1.03, placement.height + dh)
+                                    )
+                                    guard abs(next.x - anchor.x) <= slack, abs(next.y - anchor.y) <= slack,
+                                        abs(next.width - anchor.width) <= slack,
+                                        abs(next.height - anchor.height) <= slack
+                                    else { continue }
+                                    let nextScore = error(next)
+                                    if nextScore < score {
+                                        score = nextScore
+                                        placement = next
+                                        improved = true
+                                    }
+                                }
+                                if !improved { break }
+                            }
                         }
                     }
-                    if !improved { break }
                 }
+                best = min(best, localDifference(inner, outer, placement: placement))
             }
-            best = min(best, localDifference(inner, outer, placement: placement))
         }
-        return best
+        return (best, first.score)
     }
 
     /// A bilinear sample of a `side`-wide grid of `channels` values at the cell `(x, y)` of two ``Axis``.
@@ -351,64 +657,65 @@ package struct DetailSignature: Sendable, Hashable {
         return (gain, meanB + shift - gain * meanB, error)
     }
 
-    /// The lightness error of `inner` against `outer` (both `side`×`side`) sampled at `placement`, after the
-    /// fit; the outer ring left out; infinity when less than 90 % of the cells land in `outer`.
-    private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, placement: Placement) -> Float {
-        fitError(
-            inner,
-            outer,
-            side: side,
-            columns: Axis(start: placement.x, size: placement.width, cells: side, side: side),
-            rows: Axis(start: placement.y, size: placement.height, cells: side, side: side)
-        )
-    }
-
-    /// ``fitError(_:_:side:placement:)`` with the placement's axes made.
-    private static func fitError(_ inner: [Float], _ outer: [Float], side: Int, columns: Axis, rows: Axis) -> Float {
-        fitted(inner, outer, side: side, columns: columns, rows: rows)?.error ?? .infinity
+    /// The first half of a bilinear sample, made once for a column axis: each row of the `side`×`side` grid
+    /// `outer` interpolated at every landing inner column (the outer ring left out), into `across` (same layout).
+    /// Each value is the one ``sample(_:side:channels:channel:x:fx:y:fy:)`` makes on its way.
+    @inline(__always)
+    private static func across(
+        _ outer: UnsafeBufferPointer<Float>,
+        side: Int,
+        columns: Axis,
+        into across: UnsafeMutablePointer<Float>
+    ) {
+        columns.index.withUnsafeBufferPointer { columnIndex in
+            columns.fraction.withUnsafeBufferPointer { columnFraction in
+                for x in columns.inside {
+                    let (index, fraction) = (columnIndex[x], columnFraction[x])
+                    for row in 0..<side {
+                        let top = row * side + index
+                        across[row * side + x] = outer[top] + (outer[top + 1] - outer[top]) * fraction
+                    }
+                }
+            }
+        }
     }
 
     /// The gain and offset that best map `outer`'s values sampled on the axes onto `inner`'s, and the error left
     /// (``fit(count:sumA:sumB:sumAA:sumBB:sumAB:)``), over the cells that land (the outer ring left out); nil when
-    /// less than 90 % of them land.
+    /// less than 90 % of them land. `across` is `outer` interpolated along the column axis
+    /// (``across(_:side:columns:into:)``).
+    @inline(__always)
     private static func fitted(
-        _ inner: [Float],
-        _ outer: [Float],
+        _ inner: UnsafeBufferPointer<Float>,
+        across: UnsafeBufferPointer<Float>,
         side: Int,
         columns: Axis,
         rows: Axis
     ) -> (gain: Float, offset: Float, error: Float)? {
         // Too few cells landing is known from the axes alone.
-        let landingRows = rows.index[1..<(side - 1)].count { $0 >= 0 }
-        let landingColumns = columns.index[1..<(side - 1)].count { $0 >= 0 }
-        guard Float(landingRows * landingColumns) >= 0.9 * Float((side - 2) * (side - 2)) else { return nil }
+        guard Float(rows.landing * columns.landing) >= 0.9 * Float((side - 2) * (side - 2)) else {
+            return nil
+        }
         var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
-        inner.withUnsafeBufferPointer { a in
-            outer.withUnsafeBufferPointer { b in
-                columns.index.withUnsafeBufferPointer { columnIndex in
-                    columns.fraction.withUnsafeBufferPointer { columnFraction in
-                        for y in 1..<(side - 1) where rows.index[y] >= 0 {
-                            let (rowIndex, rowFraction) = (rows.index[y], rows.fraction[y])
-                            for x in 1..<(side - 1) where columnIndex[x] >= 0 {
-                                let value = sample(
-                                    b,
-                                    side: side,
-                                    channels: 1,
-                                    channel: 0,
-                                    x: columnIndex[x],
-                                    fx: columnFraction[x],
-                                    y: rowIndex,
-                                    fy: rowFraction
-                                )
-                                let own = a[y * side + x]
-                                sums.count += 1
-                                sums.a += own
-                                sums.b += value
-                                sums.aa += own * own
-                                sums.bb += value * value
-                                sums.ab += own * value
-                            }
-                        }
+        let columnRange = columns.inside
+        rows.index.withUnsafeBufferPointer { rowIndex in
+            rows.fraction.withUnsafeBufferPointer { rowFraction in
+                for y in rows.inside {
+                    let fraction = rowFraction[y]
+                    let upperRow = rowIndex[y] * side
+                    let lowerRow = upperRow + side
+                    let ownRow = y * side
+                    for x in columnRange {
+                        let upper = across[upperRow + x]
+                        let lower = across[lowerRow + x]
+                        let value = upper + (lower - upper) * fraction
+                        let own = inner[ownRow + x]
+                        sums.count += 1
+                        sums.a += own
+                        sums.b += value
+                        sums.aa += own * own
+                        sums.bb += value * value
+                        sums.ab += own * value
                     }
                 }
             }
@@ -433,15 +740,21 @@ package struct DetailSignature: Sendable, Hashable {
         let rows = [-tolerance, 0, tolerance].map {
             Axis(start: placement.y, size: placement.height, cells: n, side: n, nudge: $0)
         }
-        guard
-            let (gain, offset, _) = fitted(
-                inner.lightness,
-                outer.lightness,
-                side: n,
-                columns: columns[1],
-                rows: rows[1]
-            )
-        else { return .infinity }
+        let fit = inner.lightness.withUnsafeBufferPointer { a in
+            outer.lightness.withUnsafeBufferPointer { b in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { scratch in
+                    Self.across(b, side: n, columns: columns[1], into: scratch.baseAddress!)
+                    return fitted(
+                        a,
+                        across: UnsafeBufferPointer(scratch),
+                        side: n,
+                        columns: columns[1],
+                        rows: rows[1]
+                    )
+                }
+            }
+        }
+        guard let (gain, offset, _) = fit else { return .infinity }
         var difference = [Float](repeating: .nan, count: n * n)
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
         let last = Float(n - 1)

@@ -3,8 +3,8 @@ import KFeed
 import KFeedImages
 import KFeedTestSupport
 
-/// `kfeed-bench reposts [--members N] [--tuning-only] [--sample DIR] --tuning PHOTO… --held-out PHOTO…` (or
-/// `--write-members DIR`: the first six members of every family as JPEGs, to look at): repost
+/// `kfeed-bench reposts [--members N] [--tuning-only] [--sample DIR] [--dump FILE] --tuning PHOTO… --held-out
+/// PHOTO…` (or `--write-members DIR`: the first six members of every family as JPEGs, to look at): repost
 /// detection on both of its sides, as a refresh sees it (each picture made into a `small` widget thumbnail, then
 /// compared by ``PictureIdentity``), on two halves: the tuning half, on which the thresholds are set, and the
 /// held-out half, which is only measured (`--tuning-only` leaves it out, unmade and unprinted, while tuning).
@@ -19,10 +19,13 @@ import KFeedTestSupport
 /// pairs judged by a reference perceptual hash (pHash: DCT of a 32×32 grey, top-left 8×8 without DC, median
 /// threshold, Hamming distance) with its threshold set on the tuning half; and the time an identity takes. Exits
 /// 1 when the held-out half (with `--tuning-only`, the tuning half) misses a goal: 0 distinct pairs called the same
-/// in ≥ 10,000, ≥ 99.5 % of reposts caught, ≤ 1 ms a picture.
+/// in ≥ 10,000, ≥ 99.5 % of reposts caught, ≤ 1 ms a picture. `--dump FILE` writes every pair's decision
+/// (``PictureIdentity/isSamePicture(as:)``), hash distance and detail distance, one line a pair in a fixed order,
+/// so two builds' decisions can be diffed, and checks the screens' bounds half by half.
 enum RepostBench {
     static func run(_ arguments: [String]) throws {
         var sample: URL?
+        var dump: URL?
         var members = 72
         var tuningOnly = false
         var photos: [Half: [URL]] = [.tuning: [], .heldOut: []]
@@ -48,6 +51,7 @@ enum RepostBench {
                     }
                 }
                 return
+            case "--dump": dump = iterator.next().map { URL(fileURLWithPath: $0) }
             case "--tuning": half = .tuning
             case "--held-out": half = .heldOut
             default: photos[half, default: []].append(URL(fileURLWithPath: argument))
@@ -228,6 +232,75 @@ enum RepostBench {
                 compareTimes.count
             )
         )
+        // What a refresh pays: `isSamePicture(as:)` on every distinct pair (most are not hash candidates), in the
+        // thread's CPU time (the machine is shared).
+        func cpu() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
+        }
+        let candidates = distinct.filter(\.isCandidate)
+        var sameCount = 0
+        var start = cpu()
+        for pair in candidates where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
+        let candidateTime = cpu() - start
+        start = cpu()
+        for pair in distinct where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
+        let allTime = cpu() - start
+        print(
+            String(
+                format: "time: isSamePicture %.3f ms of CPU a distinct hash-candidate pair (%d), %.4f ms a distinct "
+                    + "pair overall (%d; called the same, both passes: %d)",
+                candidateTime / Double(max(1, candidates.count)),
+                candidates.count,
+                allTime / Double(max(1, distinct.count)),
+                distinct.count,
+                sameCount
+            )
+        )
+        if let dump {
+            var lines: [String] = []
+            // The screens' bounds must pass every way whose full comparison is within the threshold.
+            // Half by half: the bounds are set on the tuning half and checked on the held-out half.
+            var widest: [Half: (screen: Float, coarse: Float)] = [.tuning: (0, 0), .heldOut: (0, 0)]
+            func number(_ value: Float) -> String {
+                value.isFinite ? String(format: "%.4f", Double(value)) : "-"
+            }
+            for (set, pairs) in [("distinct", distinct), ("repost", reposts)] {
+                for pair in pairs {
+                    let same = pair.first.identity.isSamePicture(as: pair.second.identity)
+                    var ways = ""
+                    if pair.isCandidate {
+                        let (a, b) = (pair.first.identity.detail, pair.second.identity.detail)
+                        for way in [a.measured(within: b), b.measured(within: a)] {
+                            ways +=
+                                "\tway \(number(way.distance)) screen \(number(way.screen)) coarse \(number(way.coarse))"
+                            if way.distance <= DetailSignature.samePictureThreshold {
+                                let before = widest[pair.half] ?? (0, 0)
+                                widest[pair.half] = (max(before.screen, way.screen), max(before.coarse, way.coarse))
+                            }
+                        }
+                    }
+                    lines.append(
+                        "\(set)\t\(pair.half == .tuning ? "tuning" : "held-out")\t\(pair.family)\t\(pair.kind)\t"
+                            + "\(same ? "same" : "differ")\thash \(pair.hash)\tdetail \(number(pair.detail))" + ways
+                    )
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(to: dump, atomically: true, encoding: .utf8)
+            for half in Half.allCases {
+                guard let largest = widest[half] else { continue }
+                let passes =
+                    largest.screen <= DetailSignature.screenBound && largest.coarse <= DetailSignature.coarseBound
+                print(
+                    "screens, \(half.rawValue): the largest score of a way within the threshold: screen "
+                        + "\(number(largest.screen)) (bound \(number(DetailSignature.screenBound))), coarse "
+                        + "\(number(largest.coarse)) (bound \(number(DetailSignature.coarseBound)))"
+                        + (passes ? "" : ": A BOUND REJECTS A PAIR THE FULL COMPARISON CALLS THE SAME")
+                )
+            }
+            print("dump: \(lines.count) pairs written to \(dump.path)")
+        }
         let judged: Half = tuningOnly ? .tuning : .heldOut
         let heldDistinct = distinct.filter { $0.half == judged }
         let heldReposts = reposts.filter { $0.half == judged }

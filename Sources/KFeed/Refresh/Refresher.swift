@@ -296,11 +296,24 @@ public struct Refresher: Sendable {
     package func refresh(now: Date, force: Bool = false, budget: PostBudget?) async throws -> Outcome {
         let started = startDeadline(deadline)
         if !force, case let due = dueness(now: now), !due.isDue { return .notDue(until: due.until) }
-        let connection = try connect()
-        try store.prepare()
-        let lock = try store.lock()
+        // The connection (the token read, libcurl loaded and set up: some milliseconds) is made on a thread of its
+        // own while the cache is prepared and read, both before the search; its error still comes first.
+        let connect = self.connect
+        async let connecting: Result<Connection, any Error> = withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Result { try connect() }) }
+        }
+        let lock: CacheLock
+        var run: Run
+        do {
+            try store.prepare()
+            lock = try store.lock()
+            run = try gather(now: now)
+        } catch {
+            _ = try await connecting.get()
+            throw error
+        }
         defer { withExtendedLifetime(lock) {} }
-        var run = try gather(now: now)
+        let connection = try await connecting.get()
         run.budget = budget
         run.checksPosts = connection.checksPosts
         // Another run may have committed while this one was starting: decide again under the lock.

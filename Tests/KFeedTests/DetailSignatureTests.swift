@@ -1,0 +1,66 @@
+import Foundation
+import KFeedTestSupport
+import Testing
+
+@testable import KFeedImages
+
+/// The detail comparison's screens: `isSamePicture(as:)` skips the full comparison of a way whose screen or coarse
+/// score is over its bound, and must decide exactly as `distance(to:)` does; `bench/reposts.sh` (`DUMP=FILE`)
+/// checks the bounds on every pair of both halves, these tests on a few.
+struct DetailSignatureTests {
+    private static let thumbnailer = JPEGThumbnailer()
+
+    private static func signature(_ jpeg: Data) throws -> DetailSignature {
+        try #require(PictureIdentity.of(jpeg: try thumbnailer.thumbnail(of: jpeg, size: .small))).detail
+    }
+
+    private static func member(_ family: LayoutFamily, _ seed: Int) throws -> Data {
+        try TestJPEG.jpeg(family.picture(seed: seed, width: 544, height: 680), width: 544, height: 680)
+    }
+
+    @Test(arguments: Repost.kinds)
+    func theScreensPassEveryWayWithinTheThreshold(kind: String) throws {
+        for source in [try Self.member(.stage, 3), try Self.member(.tint, 5), try Self.member(.teaser, 2)] {
+            let original = try Self.signature(source)
+            let repost = try Self.signature(try Repost.copy(source, kind: kind))
+            for way in [original.measured(within: repost), repost.measured(within: original)]
+            where way.distance <= DetailSignature.samePictureThreshold {
+                #expect(way.screen <= DetailSignature.screenBound, "\(way)")
+                #expect(way.coarse <= DetailSignature.coarseBound, "\(way)")
+            }
+        }
+    }
+
+    @Test(arguments: [LayoutFamily.stage, .tint, .backdrop, .night, .text])
+    func isSamePictureDecidesAsTheDistanceDoes(family: LayoutFamily) throws {
+        // Distinct members, and reposts of the first: both sides of the decision.
+        let source = try Self.member(family, 0)
+        var signatures = try (0..<6).map { try Self.signature(Self.member(family, $0)) }
+        for kind in ["rescale 0.6×", "crop 8 % corner", "caption 12 % top", "border 10 % white"] {
+            signatures.append(try Self.signature(try Repost.copy(source, kind: kind)))
+        }
+        var decisions = (same: 0, different: 0)
+        for first in signatures.indices {
+            for second in signatures.indices where second > first {
+                let (a, b) = (signatures[first], signatures[second])
+                let distance = a.distance(to: b)
+                let same = a.isSamePicture(as: b)
+                #expect(same == (distance <= DetailSignature.samePictureThreshold), "\(first)-\(second): \(distance)")
+                #expect(b.isSamePicture(as: a) == same)
+                if same { decisions.same += 1 } else { decisions.different += 1 }
+            }
+        }
+        #expect(decisions.same > 0 && decisions.different > 0, "both sides of the decision: \(decisions)")
+    }
+
+    @Test func theTwoWaysMakeTheDistance() throws {
+        let a = try Self.signature(try Self.member(.backdrop, 4))
+        let b = try Self.signature(try Repost.copy(try Self.member(.backdrop, 4), kind: "border 5 % black"))
+        let c = try Self.signature(try Self.member(.backdrop, 9))
+        for (first, second) in [(a, b), (a, c), (b, c)] {
+            let ways = (first.measured(within: second), second.measured(within: first))
+            #expect(min(ways.0.distance, ways.1.distance) == first.distance(to: second))
+            #expect(ways.0.screen.isFinite && ways.0.coarse.isFinite)
+        }
+    }
+}
