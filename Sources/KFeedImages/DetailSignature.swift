@@ -56,37 +56,9 @@ package struct DetailSignature: Sendable, Hashable {
         lightness = Self.smooth(l, side: side, channels: 1)
         let smoothChroma = Self.smooth(ab, side: chromaSide, channels: 2)
         chroma = Self.upsampled(smoothChroma)
-        var coarse = [Float](repeating: 0, count: chromaSide * chromaSide)
-        for y in 0..<chromaSide {
-            for x in 0..<chromaSide {
-                let top = 2 * y * side + 2 * x
-                coarse[y * chromaSide + x] =
-                    (lightness[top] + lightness[top + 1] + lightness[top + side] + lightness[top + side + 1]) / 4
-            }
-        }
-        self.coarse = coarse
-        let tinySide = Self.tinySide
-        var tiny = [Float](repeating: 0, count: tinySide * tinySide)
-        for y in 0..<tinySide {
-            for x in 0..<tinySide {
-                let top = 2 * y * chromaSide + 2 * x
-                tiny[y * tinySide + x] =
-                    (coarse[top] + coarse[top + 1] + coarse[top + chromaSide] + coarse[top + chromaSide + 1]) / 4
-            }
-        }
-        self.tiny = tiny
-        var tinyChroma = [Float](repeating: 0, count: tinySide * tinySide * 2)
-        for y in 0..<tinySide {
-            for x in 0..<tinySide {
-                for channel in 0..<2 {
-                    let top = (2 * y * chromaSide + 2 * x) * 2 + channel
-                    let next = top + chromaSide * 2
-                    tinyChroma[(y * tinySide + x) * 2 + channel] =
-                        (smoothChroma[top] + smoothChroma[top + 2] + smoothChroma[next] + smoothChroma[next + 2]) / 4
-                }
-            }
-        }
-        self.tinyChroma = tinyChroma
+        coarse = Self.halved(lightness, side: side, channels: 1)
+        tiny = Self.halved(coarse, side: chromaSide, channels: 1)
+        tinyChroma = Self.halved(smoothChroma, side: chromaSide, channels: 2)
     }
 
     /// The cells as base64 (how `history.json` stores them).
@@ -867,6 +839,23 @@ package struct DetailSignature: Sendable, Hashable {
     }
 
     // MARK: - Making
+
+    /// The 2×2 means of a `side`-wide grid of `channels` values a cell: the grid half as wide.
+    private static func halved(_ grid: [Float], side: Int, channels: Int) -> [Float] {
+        let half = side / 2
+        var out = [Float](repeating: 0, count: half * half * channels)
+        for y in 0..<half {
+            for x in 0..<half {
+                for channel in 0..<channels {
+                    let top = (2 * y * side + 2 * x) * channels + channel
+                    let below = top + side * channels
+                    out[(y * half + x) * channels + channel] =
+                        (grid[top] + grid[top + channels] + grid[below] + grid[below + channels]) / 4
+                }
+            }
+        }
+        return out
+    }
 
     /// The 1-2-1 weighted mean of each cell's 3×3 neighbourhood (within the grid), channel by channel.
     private static func smooth(_ values: [Float], side: Int, channels: Int) -> [Float] {

@@ -411,8 +411,9 @@ enum RepostBench {
         value.map { $0.isFinite ? String(format: "%.2f", Double($0)) : "-" } ?? "-"
     }
 
+    /// Two decimals, so that a rate just under a goal (99.47 % against 99.5 %) does not print as the goal.
     private static func percent(_ part: Int, of whole: Int) -> String {
-        whole == 0 ? "-" : String(format: "%.1f %%", 100 * Double(part) / Double(whole))
+        whole == 0 ? "-" : String(format: "%.2f %%", 100 * Double(part) / Double(whole))
     }
 
     private static func rate(_ part: Int, _ whole: Int) -> String {
