@@ -460,7 +460,7 @@ struct CurlTransportTests {
         try #require(URL(string: base.absoluteString + pathAndQuery))
     }
 
-    /// Polls `condition` every 10 ms for up to 5 s.
+    /// Polls `condition` every 10 ms for up to 20 s.
     static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while !condition() && ContinuousClock.now < deadline {
