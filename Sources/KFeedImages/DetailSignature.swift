@@ -134,19 +134,12 @@ package struct DetailSignature: Sendable, Hashable {
             let lab = OKLab(linearRed: cells[index * 3], green: cells[index * 3 + 1], blue: cells[index * 3 + 2])
             bytes[index] = quantise(lab.l * 255)
         }
-        let chromaSide = Self.chromaSide
-        for y in 0..<chromaSide {
-            for x in 0..<chromaSide {
-                var rgb: [Float] = [0, 0, 0]
-                for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                    let index = ((2 * y + dy) * side + 2 * x + dx) * 3
-                    for channel in 0..<3 { rgb[channel] += cells[index + channel] / 4 }
-                }
-                let lab = OKLab(linearRed: rgb[0], green: rgb[1], blue: rgb[2])
-                let out = side * side + (y * chromaSide + x) * 2
-                bytes[out] = quantise(128 + lab.a * 320)
-                bytes[out + 1] = quantise(128 + lab.b * 320)
-            }
+        let halves = halved(cells, side: side, channels: 3)
+        for index in 0..<(chromaSide * chromaSide) {
+            let lab = OKLab(linearRed: halves[index * 3], green: halves[index * 3 + 1], blue: halves[index * 3 + 2])
+            let out = side * side + index * 2
+            bytes[out] = quantise(128 + lab.a * 320)
+            bytes[out + 1] = quantise(128 + lab.b * 320)
         }
         return DetailSignature(bytes: bytes)
     }
@@ -336,7 +329,7 @@ package struct DetailSignature: Sendable, Hashable {
                             }()
                         for (offset, x) in xs.enumerated() where seen.insert([x, y, width, height]).inserted {
                             let landing = rows.landing * columns[first + offset].landing
-                            guard Float(landing) >= 0.9 * Float((n - 2) * (n - 2)) else { continue }
+                            guard landsEnough(landing, side: n) else { continue }
                             placements.append((first + offset, range, Float(landing)))
                         }
                     }
@@ -545,8 +538,7 @@ package struct DetailSignature: Sendable, Hashable {
                                 let m = stage.side
                                 let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
                                 let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
-                                guard Float(rows.landing * columns.landing) >= 0.9 * Float((m - 2) * (m - 2))
-                                else { return .infinity }
+                                guard landsEnough(rows.landing * columns.landing, side: m) else { return .infinity }
                                 Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
                                 let across = UnsafeBufferPointer(start: scratch.baseAddress!, count: m * m)
                                 return fitted(a, across: across, side: m, columns: columns, rows: rows)?.error
@@ -630,6 +622,13 @@ package struct DetailSignature: Sendable, Hashable {
         return (gain, meanB + shift - gain * meanB, error)
     }
 
+    /// Whether `landing` cells of a `side`×`side` grid's inner cells (the outer ring left out) are at least 90 % of
+    /// them: fewer, and a placement is not compared.
+    @inline(__always)
+    private static func landsEnough(_ landing: Int, side: Int) -> Bool {
+        Float(landing) >= 0.9 * Float((side - 2) * (side - 2))
+    }
+
     /// The first half of a bilinear sample, made once for a column axis: each row of the `side`×`side` grid
     /// `outer` interpolated at every landing inner column (the outer ring left out), into `across` (same layout).
     /// Each value is the one ``sample(_:side:channels:channel:x:fx:y:fy:)`` makes on its way.
@@ -666,9 +665,7 @@ package struct DetailSignature: Sendable, Hashable {
         rows: Axis
     ) -> (gain: Float, offset: Float, error: Float)? {
         // Too few cells landing is known from the axes alone.
-        guard Float(rows.landing * columns.landing) >= 0.9 * Float((side - 2) * (side - 2)) else {
-            return nil
-        }
+        guard landsEnough(rows.landing * columns.landing, side: side) else { return nil }
         var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
         let columnRange = columns.inside
         rows.index.withUnsafeBufferPointer { rowIndex in

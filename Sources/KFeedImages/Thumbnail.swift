@@ -24,26 +24,11 @@ package struct Thumbnail: Sendable {
     /// loss). A thumbnail too small for that gives its pixels whole.
     package func identity() -> PictureIdentity? {
         guard pixels.count >= size.width * size.height * 4 else { return PictureIdentity.of(jpeg: jpeg) }
-        if min(size.width, size.height) / 8 >= DetailSignature.side {
-            let eighth = blockMeans()
-            return eighth.pixels.withUnsafeBytes { bytes in
-                PictureIdentity.of(
-                    pixels: bytes,
-                    width: eighth.width,
-                    height: eighth.height,
-                    bytesPerRow: eighth.width * 4,
-                    channels: 4
-                )
-            }
-        }
+        let (pixels, width, height) =
+            min(size.width, size.height) / 8 >= DetailSignature.side
+            ? blockMeans() : (self.pixels, size.width, size.height)
         return pixels.withUnsafeBytes { bytes in
-            PictureIdentity.of(
-                pixels: bytes,
-                width: size.width,
-                height: size.height,
-                bytesPerRow: size.width * 4,
-                channels: 4
-            )
+            PictureIdentity.of(pixels: bytes, width: width, height: height, bytesPerRow: width * 4, channels: 4)
         }
     }
 
