@@ -64,16 +64,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             let (left, top) = (Int(0.2 * Double(width)), Int(0.2 * Double(height)))
             let (w, h) = (Int(0.6 * Double(width)), Int(0.55 * Double(height)))
             let photo = TestJPEG.blocks(seed: seed + 1_000, width: w, height: h)
-            for row in 0..<h {
-                for column in 0..<w {
-                    let offset = (row * w + column) * 3
-                    canvas.set(
-                        left + column,
-                        top + row,
-                        TestJPEG.Colour(photo[offset], photo[offset + 1], photo[offset + 2])
-                    )
-                }
-            }
+            canvas.paste(photo, channels: 3, width: w, height: h, left: left, top: top)
             let name = 0.15 + Double(seed % 7) * 0.1
             canvas.rectangle(
                 x: 0.5 - name / 2,
@@ -214,16 +205,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                     paper: ground
                 )
             else { continue }
-            for row in 0..<h {
-                for column in 0..<w {
-                    let source = (row * w + column) * 4
-                    canvas.set(
-                        left + column,
-                        top + row,
-                        TestJPEG.Colour(rgbx[source], rgbx[source + 1], rgbx[source + 2])
-                    )
-                }
-            }
+            canvas.paste(rgbx, channels: 4, width: w, height: h, left: left, top: top)
         }
     }
 
@@ -318,14 +300,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             )
             let from = random.colour()
             let to = random.colour()
-            let rows = Int(top * Double(canvas.height))..<Int((top + cell) * Double(canvas.height))
-            let columns = Int(left * Double(canvas.width))..<Int((left + cell) * Double(canvas.width))
-            for row in rows {
-                let t = Double(row - rows.lowerBound) / Double(max(1, rows.count - 1))
-                func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8(Double(a) + (Double(b) - Double(a)) * t) }
-                let colour = TestJPEG.Colour(mix(from.red, to.red), mix(from.green, to.green), mix(from.blue, to.blue))
-                for column in columns { canvas.set(column, row, colour) }
-            }
+            canvas.gradient(from: from, to: to, rows: top...(top + cell), columns: left...(left + cell))
             let disc = (x: random.unit() * 0.5 + 0.25, y: random.unit() * 0.5 + 0.25)
             canvas.ellipse(
                 x: left + disc.x * cell,
@@ -417,11 +392,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             pixels[offset + 2] = colour.blue
         }
 
-        /// A vertical gradient over `rows` (fractions of the height).
+        /// A vertical gradient over `rows` (fractions of the height) and `columns` (of the width).
         mutating func gradient(
             from top: TestJPEG.Colour,
             to bottom: TestJPEG.Colour,
-            rows: ClosedRange<Double> = 0...1
+            rows: ClosedRange<Double> = 0...1,
+            columns: ClosedRange<Double> = 0...1
         ) {
             let first = Int(rows.lowerBound * Double(height))
             let last = max(first + 1, Int(rows.upperBound * Double(height)))
@@ -433,7 +409,24 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                     mix(top.green, bottom.green),
                     mix(top.blue, bottom.blue)
                 )
-                for x in 0..<width { set(x, y, colour) }
+                for x in Int(columns.lowerBound * Double(width))..<Int(columns.upperBound * Double(width)) {
+                    set(x, y, colour)
+                }
+            }
+        }
+
+        /// `pixels` (`width`×`height`, rows packed, `channels` bytes a pixel, red, green and blue first) placed with
+        /// their top left at `(left, top)`.
+        mutating func paste(_ pixels: [UInt8], channels: Int, width: Int, height: Int, left: Int, top: Int) {
+            for row in 0..<height {
+                for column in 0..<width {
+                    let source = (row * width + column) * channels
+                    set(
+                        left + column,
+                        top + row,
+                        TestJPEG.Colour(pixels[source], pixels[source + 1], pixels[source + 2])
+                    )
+                }
             }
         }
 
