@@ -198,10 +198,7 @@ package struct JPEGThumbnailer: Sendable {
         }
         guard structure.hasEndOfImage else { throw ImageFailure.truncated.with(detail: "no end-of-image marker") }
 
-        let storedWidth = structure.orientation.swapsAxes ? size.height : size.width
-        let storedHeight = structure.orientation.swapsAxes ? size.width : size.height
-        // Centre crop in full-resolution stored pixels: `scale` maps crop to output.
-        let scale = max(Double(storedWidth) / Double(structure.width), Double(storedHeight) / Double(structure.height))
+        let (storedWidth, storedHeight, scale) = Self.storedTarget(structure, size)
         let cropWidth = min(Double(storedWidth) / scale, Double(structure.width))
         let cropHeight = min(Double(storedHeight) / scale, Double(structure.height))
         // Prefer the smallest factor leaving `decodeOversampling`× the target; for progressive files the first-pass
@@ -213,8 +210,8 @@ package struct JPEGThumbnailer: Sendable {
             decodesAnyEighth && !firstPass ? TurboJPEGHandle.eighthScalingFactors : TurboJPEGHandle.fastScalingFactors
         let oversampling = firstPass ? Self.firstPassCoverage : decodeOversampling
         let coverage = firstPass ? Self.firstPassCoverage : 1
-        let preferred = factors.firstIndex { $0.value >= oversampling * scale * (1 - 1e-9) } ?? factors.count - 1
-        let covering = factors.firstIndex { $0.value >= coverage * scale * (1 - 1e-9) } ?? factors.count - 1
+        let preferred = Self.smallest(of: factors, leaving: oversampling * scale)
+        let covering = Self.smallest(of: factors, leaving: coverage * scale)
         var candidate = preferred
         var cost = 0
         while true {
@@ -389,13 +386,24 @@ extension JPEGThumbnailer {
     package func coveringScaleInEighths(of jpeg: Data, size: ImageSize) throws(ImageFailure) -> Int {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in
             let structure = try JPEGStructure.parse(bytes, maxScans: limits.maxScans)
-            let swaps = structure.orientation.swapsAxes
-            let scale = max(
-                Double(swaps ? size.height : size.width) / Double(structure.width),
-                Double(swaps ? size.width : size.height) / Double(structure.height)
-            )
             let factors = TurboJPEGHandle.fastScalingFactors
-            return (factors.first { $0.value >= scale * (1 - 1e-9) } ?? factors[factors.count - 1]).eighths
+            return factors[Self.smallest(of: factors, leaving: Self.storedTarget(structure, size).scale)].eighths
         }
+    }
+
+    /// `size` in `structure`'s stored orientation, and the scale that maps the centre crop of the full-resolution
+    /// stored pixels filling it onto it.
+    static func storedTarget(
+        _ structure: JPEGStructure,
+        _ size: ImageSize
+    ) -> (width: Int, height: Int, scale: Double) {
+        let width = structure.orientation.swapsAxes ? size.height : size.width
+        let height = structure.orientation.swapsAxes ? size.width : size.height
+        return (width, height, max(Double(width) / Double(structure.width), Double(height) / Double(structure.height)))
+    }
+
+    /// The index of the smallest of `factors` (smallest first) that is at least `scale`, or of the largest.
+    static func smallest(of factors: [TurboJPEGHandle.ScalingFactor], leaving scale: Double) -> Int {
+        factors.firstIndex { $0.value >= scale * (1 - 1e-9) } ?? factors.count - 1
     }
 }
