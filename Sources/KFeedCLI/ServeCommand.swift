@@ -53,11 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("idle-timeout"),
         help: ArgumentHelp(
-            "Seconds a connection may take to send a request's headers, or stay idle between requests (default: 5).",
+            "Seconds a connection may take to send a request's headers, or stay idle between requests (default: "
+                + "[serve] idle_timeout, else 5).",
             valueName: "seconds"
         ),
         transform: { text in
-            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+            guard let seconds = Int(text), FeedsFile.Serve.idleTimeouts.contains(seconds) else {
                 throw ValidationError(
                     "--idle-timeout '\(text)' is not a whole number of seconds from 1 to 3600, e.g. 5"
                 )
@@ -65,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
             return seconds
         }
     )
-    var idleTimeout = 5
+    var idleTimeout: Int?
 
     @Flag(help: "Also refresh the cache when due (same rules and lock as kfeed refresh).")
     var refresh = false
@@ -140,7 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
             now: clock,
             timeZone: listed[0].settings.timeZone,
             logger: Self.logger(feeds),
-            headerTimeout: .seconds(idleTimeout),
+            headerTimeout: .seconds(idleTimeout ?? file?.serve.idleTimeout ?? FeedsFile.Serve.defaultIdleTimeout),
             refresh: refresh
                 ? Self.refreshing(
                     { [devices] in

@@ -33,6 +33,12 @@ package struct FeedsFile: Sendable {
         package var listen: ListenAddress?
         /// `key_file = "PATH"` (relative to the file's directory): the key unless `--key-file` says.
         package var keyFile: String?
+        /// `idle_timeout = SECONDS` (1…3600): how long a connection may take to send a request's head or stay idle
+        /// between requests, unless `--idle-timeout` says.
+        package var idleTimeout: Int?
+        /// The idle timeouts allowed, in seconds, and the one used when neither the flag nor the file says.
+        package static let idleTimeouts = 1...3600
+        package static let defaultIdleTimeout = 5
         /// `[serve.trmnl]`: device id (MAC) → the feed its panel shows.
         package var devices: [String: String] = [:]
     }
@@ -390,18 +396,26 @@ extension FeedsFile.Reader {
         return amount
     }
 
-    /// `[serve]`: `listen`, `key_file`, and `[serve.trmnl]` (device id → feed name).
+    /// `[serve]`: `listen`, `key_file`, `idle_timeout`, and `[serve.trmnl]` (device id → feed name).
     func serve(_ value: (any TOMLValueConvertible)?, feeds: Set<String>) throws -> FeedsFile.Serve {
         guard let value else { return FeedsFile.Serve() }
         guard let table = value.table else { throw error(at: ["serve"], "must be a table: [serve]") }
-        try allow(["listen", "key_file", "trmnl"], in: table, at: ["serve"])
+        try allow(["listen", "key_file", "idle_timeout", "trmnl"], in: table, at: ["serve"])
         let listen = try string(table["listen"], at: ["serve", "listen"]).map { text in
             guard let address = ListenAddress(parsing: text) else {
                 throw error(at: ["serve", "listen"], "'\(text)' is not HOST:PORT, e.g. \"127.0.0.1:8787\"")
             }
             return address
         }
-        var serve = FeedsFile.Serve(listen: listen, keyFile: try string(table["key_file"], at: ["serve", "key_file"]))
+        var serve = FeedsFile.Serve(
+            listen: listen,
+            keyFile: try string(table["key_file"], at: ["serve", "key_file"]),
+            idleTimeout: try int(
+                table["idle_timeout"],
+                at: ["serve", "idle_timeout"],
+                in: FeedsFile.Serve.idleTimeouts
+            )
+        )
         if let devices = table["trmnl"] {
             guard let devices = devices.table else {
                 throw error(at: ["serve", "trmnl"], "must be a table: [serve.trmnl] with DEVICE-ID = \"FEED\" lines")

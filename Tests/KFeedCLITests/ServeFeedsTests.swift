@@ -186,6 +186,28 @@ struct ServeFeedsTests {
         #expect(bad.stderr.contains("serve.listen: 'somewhere' is not HOST:PORT"), "\(bad)")
     }
 
+    /// `[serve] idle_timeout` is the idle timeout unless `--idle-timeout` says: a connection that sends nothing is
+    /// closed after the file's 1 s (its read waits up to 10 s), and is still open after 3 s with the flag's 3600 s
+    /// (the file's 1 s and the default 5 s would both have closed it by then or soon after: a bound, not a speed check).
+    @Test func serveTableGivesTheIdleTimeoutWhichTheFlagOverrides() async throws {
+        let feeds = try await TwoFeeds.make(now: Self.refreshed, serve: "[serve]\nidle_timeout = 1")
+        defer { feeds.remove() }
+        for (more, wait, closes) in [([String](), 10, true), (["--idle-timeout", "3600"], 3, false)] {
+            let server = try await Self.serve(feeds, more)
+            let descriptor = try #require(RawHTTP.connect(port: server.port, timeoutSeconds: wait))
+            var byte: UInt8 = 0
+            let count = recv(descriptor, &byte, 1, 0)  // 0: closed by the server; -1: still open when the wait ends
+            close(descriptor)
+            #expect((count == 0) == closes, "\(more): recv gave \(count)")
+            #expect((await server.stop()).status == 0)
+        }
+        // An idle timeout out of range: exit 78, naming the file, its line and the key.
+        try Data("[feeds.news]\nquery = \"cats\"\n[serve]\nidle_timeout = 0\n".utf8).write(to: feeds.config)
+        let bad = try await KFeedProcess.run(["serve", "--config", feeds.config.path, "--cache", feeds.cache.path])
+        #expect(bad.status == 78 && bad.stderr.contains("kfeed.toml:4: serve.idle_timeout"), "\(bad)")
+        #expect(bad.stderr.contains("must be a whole number 1…3600"), "\(bad)")
+    }
+
     // MARK: - Health and refresh
 
     @Test func healthzCarriesTheStatusFiguresAndIs503WhileAFeedIsStale() async throws {
