@@ -460,12 +460,15 @@ struct CurlTransportTests {
         try #require(URL(string: base.absoluteString + pathAndQuery))
     }
 
-    /// Polls `condition` every 10 ms for up to 20 s.
-    static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() && ContinuousClock.now < deadline {
+    /// Polls `condition` every 10 ms for up to 20 s; a failure is reported at the caller's line, with the time waited.
+    static func waitUntil(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: @Sendable () -> Bool
+    ) async throws {
+        let start = ContinuousClock.now
+        while !condition() && start.duration(to: .now) < .seconds(20) {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(condition())
+        #expect(condition(), "still false after \(start.duration(to: .now))", sourceLocation: sourceLocation)
     }
 }
