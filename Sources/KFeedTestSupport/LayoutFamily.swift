@@ -662,8 +662,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         mutating func disc(x: Double, y: Double, radius: Double, colour: TestJPEG.Colour) {
             let scale = Double(min(width, height))
             let (cx, cy, r) = (x * Double(width), y * Double(height), radius * scale)
-            for row in max(0, Int(cy - r))..<min(height, Int(cy + r) + 1) {
-                for column in max(0, Int(cx - r))..<min(width, Int(cx + r) + 1) {
+            // A disc that lies wholly outside the canvas (the map's river may bend off it) draws nothing.
+            let (top, bottom) = (max(0, Int(cy - r)), min(height, Int(cy + r) + 1))
+            let (left, right) = (max(0, Int(cx - r)), min(width, Int(cx + r) + 1))
+            guard top < bottom, left < right else { return }
+            for row in top..<bottom {
+                for column in left..<right {
                     let (dx, dy) = (Double(column) - cx, Double(row) - cy)
                     if dx * dx + dy * dy <= r * r { set(column, row, colour) }
                 }
