@@ -103,25 +103,6 @@ struct PictureIdentityTests {
         }
     }
 
-    @Test func aBrightnessChangeThatClipsABrightSkyIsTheSamePicture() throws {
-        // A bright sky over colour blocks: +10 % brightness clips most of the sky to white, which follows no gain
-        // and offset; the lightness is fitted without the clipped cells.
-        let (width, height) = (800, 600)
-        var pixels = TestJPEG.blocks(seed: 17, width: width, height: height)
-        for y in 0..<(height / 2) {
-            let t = Double(y) / Double(height / 2)
-            let sky = [200 + 50 * t, 215 + 35 * t, 235 + 17 * t].map { UInt8($0) }
-            for x in 0..<width {
-                let cloud = pow(Double(x - 560), 2) / 6_400 + pow(Double(y - 90), 2) / 1_600 < 1
-                for channel in 0..<3 { pixels[(y * width + x) * 3 + channel] = cloud ? 252 : sky[channel] }
-            }
-        }
-        let source = try TestJPEG.jpeg(pixels, width: width, height: height)
-        let original = try Self.identity(source)
-        let repost = try Self.identity(try Repost.copy(source, kind: "brightness +10 %"))
-        #expect(original.isSamePicture(as: repost), "detail \(original.detail.distance(to: repost.detail))")
-    }
-
     @Test(arguments: [LayoutFamily.product, .collage, .spotlight])
     func membersOfAFamilyTheRuleWasNotDesignedForAreDistinct(family: LayoutFamily) throws {
         // Families the rule was not designed for (held out until 2026-11-27, then tuned on): one object turned or
