@@ -18,7 +18,9 @@ import Foundation
 /// the cells that land within one cell of the other frame's edge, and the chroma of cells within 3.5 cells of
 /// either frame's edge (resampling and the smoothing smear a frame's edge, and a border's, and the chroma cells are
 /// twice as coarse). A cell's lightness may also lie 15 % of the local range beyond it (hard edges resampled at
-/// another scale).
+/// another scale). Where one frame is a part of the other (a scale under 1), the part's cells are first blurred to
+/// the footprint of the other's coarser cells, and the fit leaves out the cells a brightness change may have
+/// clipped to white.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
