@@ -37,6 +37,20 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Spotlights on a dark stage: a dark floor and back wall, three to five soft coloured beams from above, each
     /// ending in a pool of light on the floor, at member-seeded places and colours.
     case spotlight
+    /// Memes: a photo-like scene with white, black-outlined words over its top and bottom. Even members share one
+    /// scene and own their words (one to two lines above, one to two below); odd members share one caption and own
+    /// their scene.
+    case meme
+    /// Screenshots of a post in an app: one light layout (a top bar, an avatar, a name and a handle, 2–5 lines of
+    /// text, a date, a divider, a row of actions); the avatar's colours, the name's length and the words are the
+    /// member's.
+    case post
+    /// Bar charts in one style (a title, axes, grid lines, eight bars of one colour): only the data, each bar's
+    /// height, is the member's.
+    case chart
+    /// Street maps in one style (a beige ground, a river, parks, a grid of white streets with a main road, a red pin):
+    /// the streets' places, the river's course, the parks and the pin are the member's.
+    case map
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -134,6 +148,17 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.collage(seed: seed, canvas: &canvas)
         case .spotlight:
             Self.spotlight(random: &random, canvas: &canvas)
+        case .meme:
+            Self.meme(seed: seed, canvas: &canvas)
+        case .post:
+            var own = SeededRandom(scrambling: seed)
+            Self.post(random: &own, canvas: &canvas)
+        case .chart:
+            var own = SeededRandom(scrambling: seed)
+            Self.chart(random: &own, canvas: &canvas)
+        case .map:
+            var own = SeededRandom(scrambling: seed)
+            Self.map(random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -333,6 +358,203 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         }
     }
 
+    /// Seeded words of `list`: `count` lines of `words` words each (a closed range), joined by spaces.
+    private static func lines(
+        _ count: Int,
+        words: ClosedRange<Int>,
+        from list: [String],
+        random: inout SeededRandom
+    ) -> [String] {
+        (0..<count).map { _ in
+            (0..<(words.lowerBound + Int(random.next() % UInt64(words.count))))
+                .map { _ in list[Int(random.next() % UInt64(list.count))] }
+                .joined(separator: " ")
+        }
+    }
+
+    private static func meme(seed: Int, canvas: inout Canvas) {
+        scene(seed: seed % 2 == 0 ? 0 : seed, canvas: &canvas)
+        var random = SeededRandom(scrambling: (seed % 2 == 0 ? seed : 1) &+ 31_337)
+        let words = [
+            "when", "you", "finally", "get", "tickets", "me", "waiting", "for", "the", "comeback", "nobody",
+            "literally",
+            "every", "fan", "at", "concert", "my", "face", "after", "teaser", "drops", "again", "monday", "mood",
+        ]
+        let top = lines(1 + Int(random.next() % 2), words: 2...4, from: words, random: &random)
+        let bottom = lines(1 + Int(random.next() % 2), words: 2...4, from: words, random: &random)
+        let size = canvas.width * 9 / 100
+        let h = size * 3
+        canvas.overlay(top, left: canvas.width / 20, top: canvas.height / 40, height: h, pixelSize: size)
+        canvas.overlay(
+            bottom,
+            left: canvas.width / 20,
+            top: canvas.height - h - canvas.height / 40,
+            height: h,
+            pixelSize: size
+        )
+    }
+
+    /// A photo-like outdoor scene: a sky and a ground of seeded colours split at a seeded horizon, a sun, trees
+    /// and rocks along the horizon, and grain.
+    private static func scene(seed: Int, canvas: inout Canvas) {
+        var random = SeededRandom(scrambling: seed &+ 9_000)
+        let horizon = 0.45 + random.unit() * 0.25
+        canvas.gradient(from: random.colour(), to: random.colour(), rows: 0...horizon)
+        canvas.gradient(from: random.colour(), to: random.colour(), rows: horizon...1)
+        canvas.disc(
+            x: 0.15 + random.unit() * 0.7,
+            y: horizon * (0.2 + random.unit() * 0.5),
+            radius: 0.05 + random.unit() * 0.06,
+            colour: hsv(hue: 30 + random.unit() * 30, saturation: 0.4 + random.unit() * 0.5, value: 1)
+        )
+        for _ in 0..<(6 + Int(random.next() % 6)) {
+            let radius = 0.03 + random.unit() * 0.08
+            canvas.ellipse(
+                x: random.unit(),
+                y: horizon - radius * random.unit(),
+                radiusX: radius * (0.5 + random.unit()),
+                radiusY: radius * (0.8 + random.unit()),
+                angle: 0,
+                colour: random.colour()
+            )
+        }
+        for index in canvas.pixels.indices {
+            let grain = Int(random.next() % 25) - 12
+            canvas.pixels[index] = UInt8(max(0, min(255, Int(canvas.pixels[index]) + grain)))
+        }
+    }
+
+    private static func post(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper: [UInt8] = [255, 255, 255]
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(255, 255, 255))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.08, colour: TestJPEG.Colour(246, 247, 249))
+        canvas.rectangle(x: 0, y: 0.08, width: 1, height: 0.003, colour: TestJPEG.Colour(220, 224, 228))
+        canvas.rectangle(x: 0.05, y: 0.035, width: 0.05, height: 0.01, colour: TestJPEG.Colour(20, 24, 28))
+        canvas.rectangle(x: 0.4, y: 0.03, width: 0.2, height: 0.02, colour: TestJPEG.Colour(20, 24, 28))
+        let avatar = hsv(hue: random.unit() * 360, saturation: 0.5 + random.unit() * 0.4, value: 0.8)
+        canvas.disc(x: 0.12, y: 0.15, radius: 0.055, colour: avatar)
+        canvas.disc(
+            x: 0.12,
+            y: 0.14,
+            radius: 0.02,
+            colour: hsv(hue: random.unit() * 360, saturation: 0.3, value: 0.95)
+        )
+        canvas.rectangle(
+            x: 0.22,
+            y: 0.12,
+            width: 0.15 + random.unit() * 0.3,
+            height: 0.022,
+            colour: TestJPEG.Colour(15, 20, 25)
+        )
+        canvas.rectangle(
+            x: 0.22,
+            y: 0.16,
+            width: 0.1 + random.unit() * 0.2,
+            height: 0.016,
+            colour: TestJPEG.Colour(120, 130, 140)
+        )
+        let words = [
+            "so", "happy", "to", "share", "the", "new", "album", "is", "out", "now", "thank", "you", "all", "for",
+            "waiting", "see", "you", "at", "the", "show", "tonight", "link", "in", "bio", "love", "this", "crew",
+        ]
+        let text = lines(2 + Int(random.next() % 4), words: 3...5, from: words, random: &random)
+        let (left, top) = (canvas.width / 20, canvas.height * 22 / 100)
+        let (w, h) = (canvas.width - 2 * left, canvas.height * 46 / 100)
+        if let rgbx = FontStack.graphic(
+            text,
+            width: w,
+            height: h,
+            pixelSize: max(8, canvas.width * 6 / 100),
+            ink: [15, 20, 25],
+            paper: paper
+        ) {
+            canvas.paste(rgbx, channels: 4, width: w, height: h, left: left, top: top)
+        }
+        canvas.rectangle(x: 0.05, y: 0.72, width: 0.3, height: 0.016, colour: TestJPEG.Colour(120, 130, 140))
+        canvas.rectangle(x: 0, y: 0.78, width: 1, height: 0.003, colour: TestJPEG.Colour(220, 224, 228))
+        for action in 0..<4 {
+            let x = 0.12 + Double(action) * 0.25
+            canvas.disc(x: x, y: 0.85, radius: 0.022, colour: TestJPEG.Colour(110, 118, 125))
+            canvas.disc(x: x, y: 0.85, radius: 0.013, colour: TestJPEG.Colour(255, 255, 255))
+        }
+    }
+
+    private static func chart(random: inout SeededRandom, canvas: inout Canvas) {
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(252, 252, 250))
+        canvas.rectangle(x: 0.1, y: 0.05, width: 0.5, height: 0.035, colour: TestJPEG.Colour(40, 40, 48))
+        canvas.rectangle(x: 0.1, y: 0.1, width: 0.3, height: 0.02, colour: TestJPEG.Colour(140, 140, 150))
+        let (floor, ceiling) = (0.85, 0.2)
+        for line in 0...4 {
+            let y = floor - Double(line) * (floor - ceiling) / 4
+            canvas.rectangle(x: 0.12, y: y, width: 0.82, height: 0.002, colour: TestJPEG.Colour(220, 220, 226))
+            canvas.rectangle(x: 0.04, y: y - 0.008, width: 0.05, height: 0.016, colour: TestJPEG.Colour(150, 150, 160))
+        }
+        canvas.rectangle(
+            x: 0.12,
+            y: ceiling,
+            width: 0.004,
+            height: floor - ceiling,
+            colour: TestJPEG.Colour(60, 60, 70)
+        )
+        canvas.rectangle(x: 0.12, y: floor, width: 0.82, height: 0.004, colour: TestJPEG.Colour(60, 60, 70))
+        for bar in 0..<8 {
+            let share = 0.1 + random.unit() * 0.9
+            let top = floor - share * (floor - ceiling)
+            let x = 0.15 + Double(bar) * 0.1
+            canvas.rectangle(x: x, y: top, width: 0.07, height: floor - top, colour: TestJPEG.Colour(52, 120, 220))
+            canvas.rectangle(
+                x: x + 0.01,
+                y: floor + 0.02,
+                width: 0.05,
+                height: 0.015,
+                colour: TestJPEG.Colour(150, 150, 160)
+            )
+        }
+    }
+
+    private static func map(random: inout SeededRandom, canvas: inout Canvas) {
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(242, 238, 228))
+        for _ in 0..<(2 + Int(random.next() % 3)) {
+            canvas.rectangle(
+                x: random.unit() * 0.8,
+                y: random.unit() * 0.8,
+                width: 0.08 + random.unit() * 0.15,
+                height: 0.06 + random.unit() * 0.12,
+                colour: TestJPEG.Colour(200, 230, 190)
+            )
+        }
+        // A river: a chain of discs along a seeded wave.
+        let (start, bend, phase) = (random.unit(), 0.1 + random.unit() * 0.2, random.unit() * 6.28)
+        for step in 0...200 {
+            let y = Double(step) / 200
+            canvas.disc(
+                x: start * 0.6 + 0.2 + bend * sin(phase + y * 5),
+                y: y,
+                radius: 0.035,
+                colour: TestJPEG.Colour(170, 210, 240)
+            )
+        }
+        let white = TestJPEG.Colour(255, 255, 255)
+        let edge = TestJPEG.Colour(214, 208, 196)
+        var x = random.unit() * 0.12
+        while x < 1 {
+            canvas.rectangle(x: x - 0.002, y: 0, width: 0.016, height: 1, colour: edge)
+            canvas.rectangle(x: x, y: 0, width: 0.012, height: 1, colour: white)
+            x += 0.08 + random.unit() * 0.1
+        }
+        var y = random.unit() * 0.12
+        while y < 1 {
+            canvas.rectangle(x: 0, y: y - 0.002, width: 1, height: 0.014, colour: edge)
+            canvas.rectangle(x: 0, y: y, width: 1, height: 0.01, colour: white)
+            y += 0.07 + random.unit() * 0.09
+        }
+        let main = 0.2 + random.unit() * 0.6
+        canvas.rectangle(x: 0, y: main, width: 1, height: 0.025, colour: TestJPEG.Colour(250, 210, 120))
+        let pin = (x: 0.15 + random.unit() * 0.7, y: 0.15 + random.unit() * 0.7)
+        canvas.disc(x: pin.x, y: pin.y, radius: 0.035, colour: TestJPEG.Colour(220, 50, 50))
+        canvas.disc(x: pin.x, y: pin.y, radius: 0.013, colour: white)
+    }
+
     /// An sRGB colour from hue (degrees), saturation and value (0…1).
     private static func hsv(hue: Double, saturation: Double, value: Double) -> TestJPEG.Colour {
         let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
@@ -357,6 +579,13 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         var state: UInt64
 
         init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
+
+        /// A sequence of its own for every seed: `init(seed:)` of seed n + 1 is seed n's sequence one number on, so
+        /// the later families start from seed n's first number instead.
+        init(scrambling seed: Int) {
+            var first = SeededRandom(seed: UInt64(truncatingIfNeeded: seed))
+            self.init(seed: first.next())
+        }
 
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -433,8 +662,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         mutating func disc(x: Double, y: Double, radius: Double, colour: TestJPEG.Colour) {
             let scale = Double(min(width, height))
             let (cx, cy, r) = (x * Double(width), y * Double(height), radius * scale)
-            for row in max(0, Int(cy - r))..<min(height, Int(cy + r) + 1) {
-                for column in max(0, Int(cx - r))..<min(width, Int(cx + r) + 1) {
+            // A disc that lies wholly outside the canvas (the map's river may bend off it) draws nothing.
+            let (top, bottom) = (max(0, Int(cy - r)), min(height, Int(cy + r) + 1))
+            let (left, right) = (max(0, Int(cx - r)), min(width, Int(cx + r) + 1))
+            guard top < bottom, left < right else { return }
+            for row in top..<bottom {
+                for column in left..<right {
                     let (dx, dy) = (Double(column) - cx, Double(row) - cy)
                     if dx * dx + dy * dy <= r * r { set(column, row, colour) }
                 }
@@ -520,6 +753,39 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                         pixels[offset + channel] = UInt8(
                             min(255, Double(pixels[offset + channel]) + Double(value) * light)
                         )
+                    }
+                }
+            }
+        }
+
+        /// `lines` in white with a black outline over the canvas, in a box `height` rows high from `(left, top)` to
+        /// the right margin (as `left`), drawn with the project's font stack at `pixelSize`.
+        mutating func overlay(_ lines: [String], left: Int, top: Int, height h: Int, pixelSize: Int) {
+            let w = width - 2 * left
+            guard
+                let mask = FontStack.graphic(
+                    lines,
+                    width: w,
+                    height: h,
+                    pixelSize: pixelSize,
+                    ink: [255, 255, 255],
+                    paper: [0, 0, 0]
+                )
+            else { return }
+            let reach = max(1, pixelSize / 14)
+            for row in 0..<h where top + row >= 0 && top + row < height {
+                for column in 0..<w {
+                    var outline = 0
+                    for dy in -reach...reach where row + dy >= 0 && row + dy < h {
+                        for dx in -reach...reach where column + dx >= 0 && column + dx < w {
+                            outline = max(outline, Int(mask[((row + dy) * w + column + dx) * 4]))
+                        }
+                    }
+                    let ink = Double(mask[(row * w + column) * 4]) / 255
+                    let offset = ((top + row) * width + left + column) * 3
+                    for channel in 0..<3 {
+                        let dark = Double(pixels[offset + channel]) * (1 - Double(outline) / 255)
+                        pixels[offset + channel] = UInt8(min(255, (dark * (1 - ink) + 255 * ink).rounded()))
                     }
                 }
             }

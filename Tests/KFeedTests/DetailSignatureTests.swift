@@ -20,7 +20,11 @@ struct DetailSignatureTests {
 
     @Test(arguments: Repost.kinds)
     func theScreensPassEveryWayWithinTheThreshold(kind: String) throws {
-        for source in [try Self.member(.stage, 3), try Self.member(.tint, 5), try Self.member(.teaser, 2)] {
+        let sources = [
+            try Self.member(.stage, 3), try Self.member(.tint, 5), try Self.member(.teaser, 2),
+            try Self.member(.collage, 1),
+        ]
+        for source in sources {
             let original = try Self.signature(source)
             let repost = try Self.signature(try Repost.copy(source, kind: kind))
             for way in [original.measured(within: repost), repost.measured(within: original)]

@@ -87,14 +87,41 @@ struct PictureIdentityTests {
         }
     }
 
+    @Test(arguments: ["border 10 % white", "border 10 % grey"])
+    func aTenPercentBorderAroundSharpDetailIsTheSamePicture(kind: String) throws {
+        // Framed, the picture is shown smaller, so the framed copy's cells blur its sharp tiles and edges: compared
+        // cell for cell with the unframed picture's sharper cells, these were over the threshold (3.1–3.3) until the
+        // unframed cells were blurred to the framed copy's cell footprint.
+        for (family, seed) in [(LayoutFamily.collage, 1), (.teaser, 0)] {
+            let source = try Self.member(family, seed)
+            let original = try Self.identity(source)
+            let repost = try Self.identity(try Repost.copy(source, kind: kind))
+            #expect(
+                original.isSamePicture(as: repost),
+                "\(family) \(seed): detail \(original.detail.distance(to: repost.detail))"
+            )
+        }
+    }
+
     @Test(arguments: [LayoutFamily.product, .collage, .spotlight])
     func membersOfAFamilyTheRuleWasNotDesignedForAreDistinct(family: LayoutFamily) throws {
-        // Held-out families of `bench/reposts.sh`: one object turned or recoloured on a plain ground, the same
-        // tiles arranged otherwise, beams at other places. (Its quote cards, one layout with other words, are
-        // not all kept apart: the bench reports them.) Members 0, 30 and 60 of `product` are one bottle in three
-        // poses.
+        // Families the rule was not designed for (held out until 2026-11-27, then tuned on): one object turned or
+        // recoloured on a plain ground, the same tiles arranged otherwise, beams at other places. (The quote cards,
+        // one layout with other words, are not all kept apart: the bench reports them.) Members 0, 30 and 60 of
+        // `product` are one bottle in three poses.
         let seeds = family == .product ? [0, 1, 2, 3, 30, 31, 32, 60, 61, 62] : Array(0..<10)
         let identities = try seeds.map { try Self.identity(Self.member(family, $0)) }
+        let same = Self.sameAsAnother(identities)
+        #expect(same.isEmpty, "\(same)")
+    }
+
+    @Test(arguments: [LayoutFamily.chart, .map])
+    func membersOfTheHeldOutChartAndMapFamiliesAreDistinct(family: LayoutFamily) throws {
+        // Two of `bench/reposts.sh`'s held-out families (written before the rule was last changed): bar charts of
+        // one style with other data, street maps of one style with other streets and pins. (Its memes, one photo
+        // under other words, and its post screenshots, one layout with other words, are not all kept apart: the
+        // bench reports them.)
+        let identities = try (0..<10).map { try Self.identity(Self.member(family, $0)) }
         let same = Self.sameAsAnother(identities)
         #expect(same.isEmpty, "\(same)")
     }
