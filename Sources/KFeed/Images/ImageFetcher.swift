@@ -77,7 +77,7 @@ package struct ImageFetcher: Sendable {
         self.logger = logger
     }
 
-    /// Runs every job, handing each image to `store` as soon as it is made (on the job's own task, beside the
+    /// Runs every job, handing each image to `store` as soon as it is made (on a thread of its own, beside the
     /// downloads and decodes still running), so that writing the batch overlaps making it and no image is held
     /// longer than its write.
     /// - Returns: one outcome per job path.
@@ -94,7 +94,7 @@ package struct ImageFetcher: Sendable {
                 group.addTask {
                     switch await make(job) {
                     case .success(let image, let identity):
-                        try store(job.path, image)
+                        try await Self.onOwnThread { try store(job.path, image) }
                         return (job.path, .stored(identity))
                     case .failure(let reason):
                         return (job.path, .failed(reason))
@@ -107,6 +107,15 @@ package struct ImageFetcher: Sendable {
                 startNext()
             }
             return results
+        }
+    }
+
+    /// Runs blocking `work` (a file written and fsynced) on a thread of its own. On the cooperative pool (two
+    /// threads on a 2-core machine) an fsync's wait (0.4 ms typically, a few ms at worst) would hold one of its
+    /// threads, and with it the downloads finishing and the decodes waiting to start.
+    static func onOwnThread(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
 
