@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A separable Lanczos resampler (3 lobes, or 2 where the output is dithered) for RGBX images, in `Float`, with the EXIF orientation applied on output.
 ///
@@ -51,6 +52,27 @@ struct Resampler: Sendable {
 
     /// Precomputed filter taps for one axis: output `i` reads `count[i]` samples from `start[i]`.
     struct Weights: Sendable {
+        /// What the weights are computed from.
+        struct Key: Hashable, Sendable {
+            var origin: Double
+            var length: Double
+            var limit: Int
+            var outputs: Int
+            var lobes: Double
+        }
+
+        /// The weights of these arguments (see `init`), computed once and kept among the recent ones.
+        static func shared(origin: Double, length: Double, limit: Int, outputs: Int, lobes: Double) -> Weights {
+            let key = Key(origin: origin, length: length, limit: limit, outputs: outputs, lobes: lobes)
+            if let known = Resampler.recentWeights.withLock({ $0[key] }) { return known }
+            let weights = Weights(origin: origin, length: length, limit: limit, outputs: outputs, lobes: lobes)
+            Resampler.recentWeights.withLock { recent in
+                if recent.count >= Resampler.recentWeightsLimit { recent.removeAll() }
+                recent[key] = weights
+            }
+            return weights
+        }
+
         var start: [Int]
         var count: [Int]
         /// `stride` weights per output sample; unused slots are zero.
@@ -100,6 +122,14 @@ struct Resampler: Sendable {
         }
     }
 
+    /// The weights of the last few axes resampled, process-wide: a refresh's pictures mostly come in a few sizes
+    /// (X's renditions of common aspect ratios, avatars), so their axes' weights (two sines a tap, 3,400 taps an
+    /// axis for a 340-pixel side) repeat from picture to picture.
+    private static let recentWeights = Mutex<[Weights.Key: Weights]>([:])
+    /// How many axes' weights ``recentWeights`` keeps (it starts again empty when full; at 340 outputs an axis's
+    /// weights take about 22 KB).
+    static let recentWeightsLimit = 16
+
     /// The thumbnails' kernel: Lanczos-3.
     static let lobes = 3.0
 
@@ -141,14 +171,14 @@ struct Resampler: Sendable {
         guard outputWidth > 0, outputHeight > 0, source.width > 0, source.height > 0,
             let destinationBase = destination.baseAddress
         else { return }
-        let columns = Weights(
+        let columns = Weights.shared(
             origin: window.x,
             length: window.width,
             limit: source.width,
             outputs: outputWidth,
             lobes: lobes
         )
-        let rows = Weights(
+        let rows = Weights.shared(
             origin: window.y,
             length: window.height,
             limit: source.height,
