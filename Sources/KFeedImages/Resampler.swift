@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A separable Lanczos resampler (3 lobes, or 2 where the output is dithered) for RGBX images, in `Float`, with the EXIF orientation applied on output.
 ///
@@ -51,6 +52,27 @@ struct Resampler: Sendable {
 
     /// Precomputed filter taps for one axis: output `i` reads `count[i]` samples from `start[i]`.
     struct Weights: Sendable {
+        /// What the weights are computed from.
+        struct Key: Hashable, Sendable {
+            var origin: Double
+            var length: Double
+            var limit: Int
+            var outputs: Int
+            var lobes: Double
+        }
+
+        /// The weights of these arguments (see `init`), computed once and kept among the recent ones.
+        static func shared(origin: Double, length: Double, limit: Int, outputs: Int, lobes: Double) -> Weights {
+            let key = Key(origin: origin, length: length, limit: limit, outputs: outputs, lobes: lobes)
+            if let known = Resampler.recentWeights.withLock({ $0[key] }) { return known }
+            let weights = Weights(origin: origin, length: length, limit: limit, outputs: outputs, lobes: lobes)
+            Resampler.recentWeights.withLock { recent in
+                if recent.count >= Resampler.recentWeightsLimit { recent.removeAll() }
+                recent[key] = weights
+            }
+            return weights
+        }
+
         var start: [Int]
         var count: [Int]
         /// `stride` weights per output sample; unused slots are zero.
@@ -72,27 +94,41 @@ struct Resampler: Sendable {
             values = [Float](repeating: 0, count: stride * outputs)
             start.reserveCapacity(outputs)
             count.reserveCapacity(outputs)
+            // One output's taps in Double, reused from output to output (no array allocated per output).
+            var weights = [Double](repeating: 0, count: stride)
             for output in 0..<outputs {
                 let centre = origin + (Double(output) + 0.5) * scale
                 let first = max(lowest, Int((centre - support - 0.5).rounded(.up)))
                 let last = max(first, min(highest, Int((centre + support - 0.5).rounded(.down)), first + stride - 1))
-                var weights: [Double] = []
-                for sample in first...last {
-                    weights.append(Resampler.lanczos((Double(sample) + 0.5 - centre) / filterScale, lobes: lobes))
+                let taps = last - first + 1
+                var total = 0.0
+                for index in 0..<taps {
+                    weights[index] = Resampler.lanczos(
+                        (Double(first + index) + 0.5 - centre) / filterScale,
+                        lobes: lobes
+                    )
+                    total += weights[index]
                 }
-                var total = weights.reduce(0, +)
                 if total.magnitude < 1e-9 {  // degenerate window: take the nearest sample
-                    weights = weights.indices.map { $0 == 0 ? 1 : 0 }
+                    for index in 0..<taps { weights[index] = index == 0 ? 1 : 0 }
                     total = 1
                 }
-                for (index, weight) in weights.enumerated() {
-                    values[output * stride + index] = Float(weight / total)
+                for index in 0..<taps {
+                    values[output * stride + index] = Float(weights[index] / total)
                 }
                 start.append(first)
-                count.append(weights.count)
+                count.append(taps)
             }
         }
     }
+
+    /// The weights of the last few axes resampled, process-wide: a refresh's pictures mostly come in a few sizes
+    /// (X's renditions of common aspect ratios, avatars), so their axes' weights (two sines a tap, 3,400 taps an
+    /// axis for a 340-pixel side) repeat from picture to picture.
+    private static let recentWeights = Mutex<[Weights.Key: Weights]>([:])
+    /// How many axes' weights ``recentWeights`` keeps (it starts again empty when full; at 340 outputs an axis's
+    /// weights take about 22 KB).
+    static let recentWeightsLimit = 16
 
     /// The thumbnails' kernel: Lanczos-3.
     static let lobes = 3.0
@@ -104,6 +140,19 @@ struct Resampler: Sendable {
         guard x > 1e-9 else { return 1 }
         let pix = Double.pi * x
         return lobes * sin(pix) * sin(pix / lobes) / (pix * pix)
+    }
+
+    /// `sums` rounded to the nearest integer and clamped to 0…255. Adding 1.5 × 2^23 leaves the nearest integer in
+    /// a float's low mantissa bits, and the clamp is two lane-wise selects: no branch per channel (as
+    /// `clamped(lowerBound:upperBound:)`, which orders NaNs, compiles to), no range check (as `UInt8(_: Float)` has).
+    @inline(__always)
+    static func bytes(_ sums: SIMD4<Float>) -> SIMD4<UInt8> {
+        let zero = SIMD4<Float>.zero
+        let top = SIMD4<Float>(repeating: 255)
+        let floored = sums.replacing(with: zero, where: sums .< zero)
+        let clamped = floored.replacing(with: top, where: floored .> top)
+        let bits = unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+        return SIMD4<UInt8>(truncatingIfNeeded: bits)
     }
 
     /// Resamples `window` of an RGBX `source` to `outputWidth`×`outputHeight` (stored orientation), writing
@@ -122,14 +171,14 @@ struct Resampler: Sendable {
         guard outputWidth > 0, outputHeight > 0, source.width > 0, source.height > 0,
             let destinationBase = destination.baseAddress
         else { return }
-        let columns = Weights(
+        let columns = Weights.shared(
             origin: window.x,
             length: window.width,
             limit: source.width,
             outputs: outputWidth,
             lobes: lobes
         )
-        let rows = Weights(
+        let rows = Weights.shared(
             origin: window.y,
             length: window.height,
             limit: source.height,
@@ -183,12 +232,24 @@ struct Resampler: Sendable {
                         }
                         func line(_ tap: Int) -> UnsafeMutablePointer<Float> { ring + ((top + tap) % ringRows) * lanes }
 
-                        // Vertical pass: one row of `span` RGBX pixels, four taps per sweep over it.
+                        // Vertical pass: one row of `span` RGBX pixels, four taps per sweep over it (the first
+                        // sweep five: the first tap's product, then the next four's sum added to it, as the later
+                        // sweeps add theirs).
                         let weights = rowWeights.baseAddress! + outputY * rows.stride
                         let first = line(0)
                         let w0 = weights[0]
-                        for lane in 0..<lanes { row[lane] = w0 * first[lane] }
                         var tap = 1
+                        if taps >= 5 {
+                            let (a, b, c, d) = (line(1), line(2), line(3), line(4))
+                            let (wa, wb, wc, wd) = (weights[1], weights[2], weights[3], weights[4])
+                            for lane in 0..<lanes {
+                                row[lane] =
+                                    w0 * first[lane] + ((wa * a[lane] + wb * b[lane]) + (wc * c[lane] + wd * d[lane]))
+                            }
+                            tap = 5
+                        } else {
+                            for lane in 0..<lanes { row[lane] = w0 * first[lane] }
+                        }
                         while tap + 3 < taps {
                             let (a, b, c, d) = (line(tap), line(tap + 1), line(tap + 2), line(tap + 3))
                             let (wa, wb, wc, wd) = (weights[tap], weights[tap + 1], weights[tap + 2], weights[tap + 3])
@@ -203,33 +264,29 @@ struct Resampler: Sendable {
                             tap += 1
                         }
 
-                        // Horizontal pass, written to the oriented position; two sums break the add chain.
-                        var offset = originOffset + outputY * yStep
+                        // Horizontal pass, written to the oriented position; two sums break the add chain. The
+                        // indices stay within the weights' and the row's bounds by construction: wrapping
+                        // arithmetic (`&+`, `&*`) spares an overflow check per tap.
+                        var offset = originOffset &+ outputY &* yStep
                         for outputX in 0..<outputWidth {
-                            let weights = columnWeights + outputX * columns.stride
-                            let pixels = rowBuffer + (columnStarts[outputX] - firstColumn)
+                            let weights = columnWeights + outputX &* columns.stride
+                            let pixels = rowBuffer + (columnStarts[outputX] &- firstColumn)
                             let count = columnCounts[outputX]
                             var even = SIMD4<Float>.zero
                             var odd = SIMD4<Float>.zero
                             var index = 0
-                            while index + 1 < count {
+                            while index &+ 1 < count {
                                 even += weights[index] * pixels[index]
-                                odd += weights[index + 1] * pixels[index + 1]
-                                index += 2
+                                odd += weights[index &+ 1] * pixels[index &+ 1]
+                                index &+= 2
                             }
                             if index < count { even += weights[index] * pixels[index] }
-                            // Adding 1.5 × 2^23 leaves the nearest integer in a float's low mantissa bits: no
-                            // range checks, unlike `UInt8(_: Float)`, and no unspecialized generic conversion.
-                            let clamped = (even + odd).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                            let bits = unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
-                            let pixel = SIMD4<UInt8>(
-                                UInt8(truncatingIfNeeded: bits[0]),
-                                UInt8(truncatingIfNeeded: bits[1]),
-                                UInt8(truncatingIfNeeded: bits[2]),
-                                UInt8(truncatingIfNeeded: bits[3])
+                            destinationBase.storeBytes(
+                                of: Self.bytes(even + odd),
+                                toByteOffset: offset,
+                                as: SIMD4<UInt8>.self
                             )
-                            destinationBase.storeBytes(of: pixel, toByteOffset: offset, as: SIMD4<UInt8>.self)
-                            offset += xStep
+                            offset &+= xStep
                         }
                     }
                 }

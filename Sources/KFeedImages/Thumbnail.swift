@@ -39,25 +39,34 @@ package struct Thumbnail: Sendable {
         let (width, height) = (size.width, size.height)
         let blocksWide = (width + 7) / 8
         let blocksHigh = (height + 7) / 8
-        var sums = [UInt32](repeating: 0, count: blocksWide * 4)
         var means = [UInt8](repeating: 0, count: blocksWide * blocksHigh * 4)
-        pixels.withUnsafeBufferPointer { pixels in
-            for blockY in 0..<blocksHigh {
-                for index in sums.indices { sums[index] = 0 }
-                for step in 0..<8 {
-                    let row = pixels.baseAddress! + min(blockY * 8 + step, height - 1) * width * 4
-                    for x in 0..<blocksWide * 8 {
-                        let pixel = row + min(x, width - 1) * 4
-                        let block = (x >> 3) * 4
-                        sums[block] += UInt32(pixel[0])
-                        sums[block + 1] += UInt32(pixel[1])
-                        sums[block + 2] += UInt32(pixel[2])
+        // A block row's sums, a pixel's four channels at once (the fourth unused); the columns of the padded edge
+        // repeat the last one. Offsets stay within the pixels by construction: wrapping arithmetic, no checks.
+        let sums = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: blocksWide)
+        defer { sums.deallocate() }
+        pixels.withUnsafeBytes { bytes in
+            means.withUnsafeMutableBufferPointer { means in
+                let base = bytes.baseAddress!
+                for blockY in 0..<blocksHigh {
+                    sums.initialize(repeating: .zero, count: blocksWide)
+                    for step in 0..<8 {
+                        let row = base + min(blockY &* 8 &+ step, height &- 1) &* width &* 4
+                        for x in 0..<blocksWide &* 8 {
+                            let pixel = row.loadUnaligned(
+                                fromByteOffset: min(x, width &- 1) &* 4,
+                                as: SIMD4<UInt8>.self
+                            )
+                            sums[x &>> 3] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
+                        }
                     }
-                }
-                for blockX in 0..<blocksWide {
-                    let at = (blockY * blocksWide + blockX) * 4
-                    for channel in 0..<3 { means[at + channel] = UInt8((sums[blockX * 4 + channel] + 32) / 64) }
-                    means[at + 3] = 255
+                    for blockX in 0..<blocksWide {
+                        let at = (blockY &* blocksWide &+ blockX) &* 4
+                        let mean = (sums[blockX] &+ 32) / 64
+                        means[at] = UInt8(truncatingIfNeeded: mean[0])
+                        means[at &+ 1] = UInt8(truncatingIfNeeded: mean[1])
+                        means[at &+ 2] = UInt8(truncatingIfNeeded: mean[2])
+                        means[at &+ 3] = 255
+                    }
                 }
             }
         }

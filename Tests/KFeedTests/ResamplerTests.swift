@@ -17,6 +17,26 @@ struct ResamplerTests {
         }
     }
 
+    @Test func sharedWeightsAreTheWeightsOfTheirArguments() {
+        for (origin, length, limit, outputs, lobes) in [(5.0, 100.0, 400, 10, 3.0), (113.5, 453.0, 680, 340, 3.0)] {
+            let made = Resampler.Weights(origin: origin, length: length, limit: limit, outputs: outputs, lobes: lobes)
+            for _ in 0..<2 {
+                let shared = Resampler.Weights.shared(
+                    origin: origin,
+                    length: length,
+                    limit: limit,
+                    outputs: outputs,
+                    lobes: lobes
+                )
+                #expect(shared.start == made.start && shared.count == made.count && shared.values == made.values)
+                #expect(shared.stride == made.stride)
+            }
+        }
+        let other = Resampler.Weights.shared(origin: 5, length: 100, limit: 400, outputs: 10, lobes: 2)
+        #expect(other.values == Resampler.Weights(origin: 5, length: 100, limit: 400, outputs: 10, lobes: 2).values)
+        #expect(other.values != Resampler.Weights(origin: 5, length: 100, limit: 400, outputs: 10, lobes: 3).values)
+    }
+
     func resample(_ pixels: [UInt8], width: Int, height: Int, to size: (Int, Int)) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: size.0 * size.1 * 4)
         pixels.withUnsafeBytes { source in

@@ -59,6 +59,11 @@ package struct FeedsRefresh: Sendable {
         let dueness = feeds.map { force ? Refresher.Dueness(isDue: true) : $0.refresher.dueness(now: now) }
         var waiting = dueness.filter(\.isDue).count
         guard waiting > 0 else { return zip(feeds, dueness).map { ($0.name, .done(.notDue(until: $1.until))) } }
+        // The first due feed's connection is made while the root is locked and the ledger read (the search waits
+        // for it: libcurl and its libraries take some milliseconds to load).
+        let first = zip(feeds, dueness).first { $1.isDue }?.0.refresher
+        first?.beginConnecting()
+        defer { first?.discardEarlyConnection() }
         let cache = CacheRoot(directory: root)
         let lock = try cache.lockSpending()
         defer { withExtendedLifetime(lock) {} }

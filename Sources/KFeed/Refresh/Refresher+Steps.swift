@@ -3,6 +3,7 @@ import KFeedBase
 import KFeedImages
 import KFeedX
 import Logging
+import Synchronization
 
 /// The steps of ``Refresher/refresh(now:force:)`` after the decision: gather what the cache holds, search, choose,
 /// and (after the images, the repost check and the repeat fill of `Refresher+Variety.swift`) commit or keep the last
@@ -314,23 +315,40 @@ extension Refresher {
         return manifest
     }
 
-    /// Commit: the history (just before the manifest it describes), the pages that still hold candidates, then the
-    /// manifest, atomically.
+    /// Commit: the checks, the history (just before the manifest it describes) and the pages that still hold
+    /// candidates, each replaced atomically and made durable, side by side (they are independent files: each one's
+    /// encoding and fsyncs overlap the others'), then, once all three are, the manifest, atomically.
     func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
-        try store.write(run.checks.trimmed(keeping: manifest, at: run.now))
         if let previous = run.previous, !run.withdrawn.isEmpty {
             // The files of posts gone from X go before the timeline that no longer names them is committed.
             store.withdraw(run.withdrawn, of: previous, keeping: manifest)
         }
+        let store = self.store
+        let checks = run.checks.trimmed(keeping: manifest, at: run.now)
+        var writes: [@Sendable () throws -> Void] = [{ try store.write(checks) }]
         if settings.noRepeatWindow > 0 {
             run.history.record(manifest, identities: identities)
-            try store.write(run.history)
-            try store.writeCandidatePages(
-                Self.pagesWithCandidates(found.pages, history: run.history, now: run.now),
-                for: query.text
-            )
+            let (history, query, now) = (run.history, query.text, run.now)
+            writes.append { try store.write(history) }
+            writes.append {
+                try store.writeCandidatePages(
+                    Self.pagesWithCandidates(found.pages, history: history, now: now),
+                    for: query
+                )
+            }
         }
+        try Self.together(writes)
         try store.commit(manifest)
+    }
+
+    /// Runs `work` side by side (on every core, blocking the caller until all are done) and throws the first error
+    /// (in `work`'s order) once every one has finished.
+    static func together(_ work: [@Sendable () throws -> Void]) throws {
+        let failures = Mutex<[Int: any Error]>([:])
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            do { try work[index]() } catch { failures.withLock { $0[index] = error } }
+        }
+        if let first = failures.withLock({ $0.min { $0.key < $1.key }?.value }) { throw first }
     }
 
     /// The pictures and avatars of the posts that stay candidates (not shown, inside the search window): a refresh

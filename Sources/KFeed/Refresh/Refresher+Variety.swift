@@ -69,28 +69,88 @@ extension Refresher {
     ) -> DistinctPictures {
         let shown = run.history.pictures
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
-        var taken: [PictureIdentity] = []
-        for entry in filled.entries {
-            guard let identity = entry.placeholder ? nil : pictures[entry.media.key] else {
+        let identities = filled.entries.map { $0.placeholder ? nil : pictures[$0.media.key] }
+        let same = SamePictures(identities, mayBeKept: filled.entries.map { !$0.isRepeat }, shown: Array(shown.values))
+        var taken: [Int] = []
+        for (index, entry) in filled.entries.enumerated() {
+            guard let identity = identities[index] else {
                 if !entry.isRepeat && result.kept.count < run.builder.entryCount { result.kept.append(entry) }
                 continue
             }
             result.identities[entry.media.key] = identity
-            if taken.contains(where: identity.isSamePicture) { continue }
+            if taken.contains(where: { same.isSame(index, as: $0) }) { continue }
             if entry.isRepeat {
                 result.repeats.append((entry, run.lastShown[entry.tweetID] ?? entry.date))
                 continue
             }
-            if let match = shown.values.filter({ identity.isSamePicture(as: $0.identity) }).map(\.shownAt).max() {
+            if let match = same.lastShown(index) {
                 logger.debug("post \(entry.tweetID) not used: the same picture was shown within the no-repeat window")
                 result.repeats.append((entry, match))
                 continue
             }
             guard result.kept.count < run.builder.entryCount else { continue }
-            taken.append(identity)
+            taken.append(index)
             result.kept.append(entry)
         }
         return result
+    }
+
+    /// Which of a refresh's pictures are the same photo (``PictureIdentity/isSamePicture(as:)``) as which earlier
+    /// one, and as which picture shown within the window: every comparison ``distinctPictures(of:identities:in:)``
+    /// may ask for, made up front on every core (each is independent of the others; what the fill keeps depends on
+    /// them in order, so it reads them afterwards). The same comparisons, in the same direction (the later picture
+    /// against the earlier or shown one), as asking one at a time; a few more: those against earlier pictures that
+    /// turn out not kept.
+    struct SamePictures {
+        /// `same[index * count + earlier]`, for `earlier < index`.
+        private var same: [Bool]
+        /// The latest instant a shown picture that is the same as picture `index` was shown, if any.
+        private var shownAt: [Date?]
+        private let count: Int
+
+        /// Compares `identities` (nil: no picture) with each other (each against the earlier ones that `mayBeKept`)
+        /// and, those that `mayBeKept`, with `shown`.
+        init(
+            _ identities: [PictureIdentity?],
+            mayBeKept: [Bool],
+            shown: [(identity: PictureIdentity, shownAt: Date)]
+        ) {
+            let count = identities.count
+            self.count = count
+            var same = [Bool](repeating: false, count: count * count)
+            var shownAt = [Date?](repeating: nil, count: count)
+            same.withUnsafeMutableBufferPointer { same in
+                shownAt.withUnsafeMutableBufferPointer { shownAt in
+                    let table = Table(same: same, shownAt: shownAt)
+                    DispatchQueue.concurrentPerform(iterations: count) { index in
+                        guard let identity = identities[index] else { return }
+                        for earlier in 0..<index where mayBeKept[earlier] {
+                            if let other = identities[earlier] {
+                                table.same[index * count + earlier] = identity.isSamePicture(as: other)
+                            }
+                        }
+                        guard mayBeKept[index] else { return }
+                        table.shownAt[index] =
+                            shown.filter { identity.isSamePicture(as: $0.identity) }.map(\.shownAt).max()
+                    }
+                }
+            }
+            self.same = same
+            self.shownAt = shownAt
+        }
+
+        /// The answers as the comparisons write them: iteration `index` writes only row `index` of `same` and slot
+        /// `index` of `shownAt`, so no two threads write the same memory.
+        private struct Table: @unchecked Sendable {
+            let same: UnsafeMutableBufferPointer<Bool>
+            let shownAt: UnsafeMutableBufferPointer<Date?>
+        }
+
+        /// Whether picture `index` is the same photo as the earlier picture `earlier`.
+        func isSame(_ index: Int, as earlier: Int) -> Bool { same[index * count + earlier] }
+
+        /// When a picture shown within the window that is the same photo as picture `index` was last shown.
+        func lastShown(_ index: Int) -> Date? { shownAt[index] }
     }
 
     /// The kept entries, then, while the timeline has room, posts shown within the window, longest ago first

@@ -4,6 +4,7 @@ package import KFeedHTTP
 import KFeedImages
 public import KFeedX
 public import Logging
+import Synchronization
 
 /// The refresh use case: decides whether a refresh is due, searches, builds the timeline, fills its images and
 /// commits the generation to the cache, one run at a time.
@@ -153,6 +154,8 @@ public struct Refresher: Sendable {
     /// The settings' digests a timeline records, made once: due-ness compares them at every cron run.
     let fingerprints: Manifest.Fingerprints
     private let connect: @Sendable () throws -> Connection
+    /// A connection begun ahead of ``refresh(now:force:budget:)`` (``beginConnecting()``), which takes it.
+    private let early = EarlyConnection()
     private let deadline: Duration
     /// Starts the deadline on the refresher's clock.
     private let startDeadline: @Sendable (Duration) -> Deadline
@@ -185,6 +188,19 @@ public struct Refresher: Sendable {
         self.deadline = deadline
         self.startDeadline = { Deadline.starting(on: clock, after: $0) }
         self.logger = logger
+    }
+
+    /// Starts making the connection (the token read, libcurl loaded and set up, on a thread of its own) for the
+    /// next ``refresh(now:force:budget:)``, which takes it instead of making its own: a caller that knows a refresh
+    /// is due calls it before its own preparations (locks, the ledger), so that the search starts sooner. Calling it
+    /// again before that refresh does nothing.
+    package func beginConnecting() {
+        early.begin(connect)
+    }
+
+    /// Drops a connection ``beginConnecting()`` began that no refresh took (the feed was not refreshed after all).
+    package func discardEarlyConnection() {
+        _ = early.take()
     }
 
     // MARK: - Due-ness
@@ -298,10 +314,8 @@ public struct Refresher: Sendable {
         if !force, case let due = dueness(now: now), !due.isDue { return .notDue(until: due.until) }
         // The connection (the token read, libcurl loaded and set up: some milliseconds) is made on a thread of its
         // own while the cache is prepared and read, both before the search; its error still comes first.
-        let connect = self.connect
-        async let connecting: Result<Connection, any Error> = withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: Result { try connect() }) }
-        }
+        let pending = early.take() ?? EarlyConnection.Pending(connect)
+        async let connecting: Result<Connection, any Error> = pending.result()
         let lock: CacheLock
         var run: Run
         do {
@@ -479,6 +493,62 @@ public struct Refresher: Sendable {
         static func starting(on clock: some Clock<Duration>, after duration: Duration) -> Deadline {
             let end = clock.now.advanced(by: duration)
             return Deadline(duration: duration) { try await clock.sleep(until: end, tolerance: nil) }
+        }
+    }
+}
+
+/// The connection a refresh takes when it was begun ahead of it (``Refresher/beginConnecting()``).
+final class EarlyConnection: Sendable {
+    /// A connection being made on a thread of its own; its result once, to one waiter.
+    final class Pending: Sendable {
+        private enum State {
+            case running
+            case waiting(CheckedContinuation<Result<Refresher.Connection, any Error>, Never>)
+            case made(Result<Refresher.Connection, any Error>)
+        }
+        private let state = Mutex<State>(.running)
+
+        /// Starts `connect` on a thread of its own.
+        init(_ connect: @escaping @Sendable () throws -> Refresher.Connection) {
+            Thread.detachNewThread { [self] in
+                let made = Result { try connect() }
+                let waiter = state.withLock {
+                    state -> CheckedContinuation<Result<Refresher.Connection, any Error>, Never>? in
+                    defer { state = .made(made) }
+                    if case .waiting(let continuation) = state { return continuation }
+                    return nil
+                }
+                waiter?.resume(returning: made)
+            }
+        }
+
+        /// The connection, or why it could not be made, once it is (awaited by one caller only).
+        func result() async -> Result<Refresher.Connection, any Error> {
+            await withCheckedContinuation { continuation in
+                let made = state.withLock { state -> Result<Refresher.Connection, any Error>? in
+                    if case .made(let result) = state { return result }
+                    state = .waiting(continuation)
+                    return nil
+                }
+                if let made { continuation.resume(returning: made) }
+            }
+        }
+    }
+
+    private let pending = Mutex<Pending?>(nil)
+
+    /// Starts `connect` unless a connection begun earlier is still to be taken.
+    func begin(_ connect: @escaping @Sendable () throws -> Refresher.Connection) {
+        pending.withLock { pending in
+            if pending == nil { pending = Pending(connect) }
+        }
+    }
+
+    /// The connection begun, if any, which is no longer this one's.
+    func take() -> Pending? {
+        pending.withLock { pending in
+            defer { pending = nil }
+            return pending
         }
     }
 }
