@@ -250,15 +250,15 @@ package struct DetailSignature: Sendable, Hashable {
                                         bb += value * value
                                         ab += cells * value
                                     }
-                                    let score =
-                                        fit(
-                                            count: placement.count,
-                                            sumA: a,
-                                            sumB: b.sum(),
-                                            sumAA: aa,
-                                            sumBB: bb.sum(),
-                                            sumAB: ab.sum()
-                                        ).error
+                                    let fitSums = FitSums(
+                                        count: placement.count,
+                                        a: a,
+                                        b: b.sum(),
+                                        aa: aa,
+                                        bb: bb.sum(),
+                                        ab: ab.sum()
+                                    )
+                                    let score = fitSums.fit().error
                                     if score < best.score { best = (score, number) }
                                 }
                             }
@@ -601,27 +601,40 @@ package struct DetailSignature: Sendable, Hashable {
         return upper + (lower - upper) * fy
     }
 
-    /// The gain (0.85…1.18, a contrast change) and offset that best map `outer`'s lightness onto `inner`'s, from
-    /// the sums of their pairs; the mean lightness may move by at most 0.06 (a brightness change of about 10 %), so
-    /// two flat pictures of other lightness stay apart. `error` is the mean squared difference left.
-    private static func fit(
-        count: Float,
-        sumA: Float,
-        sumB: Float,
-        sumAA: Float,
-        sumBB: Float,
-        sumAB: Float
-    ) -> (gain: Float, offset: Float, error: Float) {
-        let meanA = sumA / count
-        let meanB = sumB / count
-        let varA = max(0, sumAA / count - meanA * meanA)
-        let varB = max(0, sumBB / count - meanB * meanB)
-        let cov = sumAB / count - meanA * meanB
-        let gain = varB > 1e-6 ? min(1.18, max(0.85, cov / varB)) : 1
-        let shift = min(0.06, max(-0.06, meanA - meanB))
-        let left = meanA - meanB - shift
-        let error = max(0, varA - 2 * gain * cov + gain * gain * varB) + left * left
-        return (gain, meanB + shift - gain * meanB, error)
+    /// The sums of pairs of lightness (`a`: `inner`'s, `b`: `outer`'s) a gain and offset are fitted from.
+    private struct FitSums {
+        var count: Float = 0
+        var a: Float = 0
+        var b: Float = 0
+        var aa: Float = 0
+        var bb: Float = 0
+        var ab: Float = 0
+
+        @inline(__always)
+        mutating func add(_ own: Float, _ value: Float) {
+            count += 1
+            a += own
+            b += value
+            aa += own * own
+            bb += value * value
+            ab += own * value
+        }
+
+        /// The gain (0.85…1.18, a contrast change) and offset that best map `outer`'s lightness onto `inner`'s; the
+        /// mean lightness may move by at most 0.06 (a brightness change of about 10 %), so two flat pictures of
+        /// other lightness stay apart. `error` is the mean squared difference left.
+        func fit() -> (gain: Float, offset: Float, error: Float) {
+            let meanA = a / count
+            let meanB = b / count
+            let varA = max(0, aa / count - meanA * meanA)
+            let varB = max(0, bb / count - meanB * meanB)
+            let cov = ab / count - meanA * meanB
+            let gain = varB > 1e-6 ? min(1.18, max(0.85, cov / varB)) : 1
+            let shift = min(0.06, max(-0.06, meanA - meanB))
+            let left = meanA - meanB - shift
+            let error = max(0, varA - 2 * gain * cov + gain * gain * varB) + left * left
+            return (gain, meanB + shift - gain * meanB, error)
+        }
     }
 
     /// Whether `landing` cells of a `side`×`side` grid's inner cells (the outer ring left out) are at least 90 % of
@@ -655,7 +668,7 @@ package struct DetailSignature: Sendable, Hashable {
     }
 
     /// The gain and offset that best map `outer`'s values sampled on the axes onto `inner`'s, and the error left
-    /// (``fit(count:sumA:sumB:sumAA:sumBB:sumAB:)``), over the cells that land (the outer ring left out); nil when
+    /// (``FitSums/fit()``), over the cells that land (the outer ring left out); nil when
     /// less than 90 % of them land. `across` is `outer` interpolated along the column axis
     /// (``across(_:side:columns:into:)``).
     @inline(__always)
@@ -668,7 +681,7 @@ package struct DetailSignature: Sendable, Hashable {
     ) -> (gain: Float, offset: Float, error: Float)? {
         // Too few cells landing is known from the axes alone.
         guard landsEnough(rows.landing * columns.landing, side: side) else { return nil }
-        var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
+        var sums = FitSums()
         let columnRange = columns.inside
         rows.index.withUnsafeBufferPointer { rowIndex in
             rows.fraction.withUnsafeBufferPointer { rowFraction in
@@ -682,17 +695,12 @@ package struct DetailSignature: Sendable, Hashable {
                         let lower = across[lowerRow + x]
                         let value = upper + (lower - upper) * fraction
                         let own = inner[ownRow + x]
-                        sums.count += 1
-                        sums.a += own
-                        sums.b += value
-                        sums.aa += own * own
-                        sums.bb += value * value
-                        sums.ab += own * value
+                        sums.add(own, value)
                     }
                 }
             }
         }
-        return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab)
+        return sums.fit()
     }
 
     /// The largest mean colour difference of a 3×3-cell neighbourhood of `inner` against `outer` sampled at
@@ -888,7 +896,7 @@ package struct DetailSignature: Sendable, Hashable {
         rows: Axis
     ) -> (gain: Float, offset: Float, error: Float)? {
         let n = side
-        var sums = (count: Float(0), a: Float(0), b: Float(0), aa: Float(0), bb: Float(0), ab: Float(0))
+        var sums = FitSums()
         var clipped: Float = 0
         for y in rows.inside {
             let fraction = rows.fraction[y]
@@ -901,16 +909,11 @@ package struct DetailSignature: Sendable, Hashable {
                 }
                 let upper = across[upperRow + x]
                 let value = upper + (across[upperRow + n + x] - upper) * fraction
-                sums.count += 1
-                sums.a += own
-                sums.b += value
-                sums.aa += own * own
-                sums.bb += value * value
-                sums.ab += own * value
+                sums.add(own, value)
             }
         }
         guard clipped > 0, sums.count > clipped else { return nil }
-        return fit(count: sums.count, sumA: sums.a, sumB: sums.b, sumAA: sums.aa, sumBB: sums.bb, sumAB: sums.ab)
+        return sums.fit()
     }
 
     // MARK: - Making
