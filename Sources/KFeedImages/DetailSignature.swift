@@ -529,57 +529,81 @@ package struct DetailSignature: Sendable, Hashable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
             for candidate in [first, second].compactMap({ $0 }) {
                 let anchor = candidate.placement
-                var placement = anchor
-                let stages: [(inner: [Float], outer: [Float], side: Int, move: Float)] = [
-                    (inner.coarse, outer.coarse, chromaSide, 1 / 64), (inner.lightness, outer.lightness, side, 1 / 128),
-                ]
-                for stage in stages {
-                    stage.inner.withUnsafeBufferPointer { a in
-                        stage.outer.withUnsafeBufferPointer { b in
-                            func error(_ placement: Placement) -> Float {
-                                let m = stage.side
-                                let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
-                                let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
-                                guard landsEnough(rows.landing * columns.landing, side: m) else { return .infinity }
-                                Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
-                                let across = UnsafeBufferPointer(start: scratch.baseAddress!, count: m * m)
-                                return fitted(a, across: across, side: m, columns: columns, rows: rows)?.error
-                                    ?? .infinity
-                            }
-                            var score = error(placement)
-                            let move = stage.move
-                            for _ in 0..<4 {
-                                var improved = false
-                                for (dx, dy, dw, dh) in [
-                                    (move, 0, 0, 0), (-move, 0, 0, 0), (0, move, 0, 0), (0, -move, 0, 0),
-                                    (0, 0, move, move), (0, 0, -move, -move), (0, 0, move, 0), (0, 0, 0, move),
-                                ] as [(Float, Float, Float, Float)] {
-                                    let next = Placement(
-                                        x: placement.x + dx,
-                                        y: placement.y + dy,
-                                        width: min(1.03, placement.width + dw),
-                                        height: min(1.03, placement.height + dh)
-                                    )
-                                    guard abs(next.x - anchor.x) <= slack, abs(next.y - anchor.y) <= slack,
-                                        abs(next.width - anchor.width) <= slack,
-                                        abs(next.height - anchor.height) <= slack
-                                    else { continue }
-                                    let nextScore = error(next)
-                                    if nextScore < score {
-                                        score = nextScore
-                                        placement = next
-                                        improved = true
-                                    }
-                                }
-                                if !improved { break }
-                            }
-                        }
-                    }
-                }
+                let coarse = climbed(
+                    anchor,
+                    anchor: anchor,
+                    inner.coarse,
+                    outer.coarse,
+                    side: chromaSide,
+                    move: 1 / 64,
+                    scratch
+                )
+                let placement = climbed(
+                    coarse,
+                    anchor: anchor,
+                    inner.lightness,
+                    outer.lightness,
+                    side: side,
+                    move: 1 / 128,
+                    scratch
+                )
                 best = min(best, localDifference(inner, outer, placement: placement))
             }
         }
         return (best, first.score)
+    }
+
+    /// `placement` moved by `move` (on its position, or its size) while a move lowers the fitted lightness error of
+    /// the `side`-wide grids `inner` and `outer` (``fitted(_:across:side:columns:rows:)``), at most four rounds of
+    /// the eight moves, never further than ``slack`` from `anchor`, nor wider or taller than 1.03.
+    private static func climbed(
+        _ placement: Placement,
+        anchor: Placement,
+        _ inner: [Float],
+        _ outer: [Float],
+        side m: Int,
+        move: Float,
+        _ scratch: UnsafeMutableBufferPointer<Float>
+    ) -> Placement {
+        inner.withUnsafeBufferPointer { a in
+            outer.withUnsafeBufferPointer { b in
+                func error(_ placement: Placement) -> Float {
+                    let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
+                    let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
+                    guard landsEnough(rows.landing * columns.landing, side: m) else { return .infinity }
+                    Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
+                    let across = UnsafeBufferPointer(start: scratch.baseAddress!, count: m * m)
+                    return fitted(a, across: across, side: m, columns: columns, rows: rows)?.error ?? .infinity
+                }
+                var placement = placement
+                var score = error(placement)
+                for _ in 0..<4 {
+                    var improved = false
+                    for (dx, dy, dw, dh) in [
+                        (move, 0, 0, 0), (-move, 0, 0, 0), (0, move, 0, 0), (0, -move, 0, 0),
+                        (0, 0, move, move), (0, 0, -move, -move), (0, 0, move, 0), (0, 0, 0, move),
+                    ] as [(Float, Float, Float, Float)] {
+                        let next = Placement(
+                            x: placement.x + dx,
+                            y: placement.y + dy,
+                            width: min(1.03, placement.width + dw),
+                            height: min(1.03, placement.height + dh)
+                        )
+                        guard abs(next.x - anchor.x) <= slack, abs(next.y - anchor.y) <= slack,
+                            abs(next.width - anchor.width) <= slack, abs(next.height - anchor.height) <= slack
+                        else { continue }
+                        let nextScore = error(next)
+                        if nextScore < score {
+                            score = nextScore
+                            placement = next
+                            improved = true
+                        }
+                    }
+                    if !improved { break }
+                }
+                return placement
+            }
+        }
     }
 
     /// A bilinear sample of a `side`-wide grid of `channels` values at the cell `(x, y)` of two ``Axis``.
@@ -720,13 +744,15 @@ package struct DetailSignature: Sendable, Hashable {
         let rows = [-tolerance, 0, tolerance].map {
             Axis(start: placement.y, size: placement.height, cells: n, side: n, nudge: $0)
         }
-        let fit = inner.lightness.withUnsafeBufferPointer { a in
+        let fit: (gain: Float, offset: Float, error: Float)? = inner.lightness.withUnsafeBufferPointer { a in
             outer.lightness.withUnsafeBufferPointer { b in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { scratch in
                     Self.across(b, side: n, columns: columns[1], into: scratch.baseAddress!)
                     let across = UnsafeBufferPointer(scratch)
-                    let all = fitted(a, across: across, side: n, columns: columns[1], rows: rows[1])
-                    return all.flatMap { _ in unclipped(a, across: across, columns: columns[1], rows: rows[1]) } ?? all
+                    guard let all = fitted(a, across: across, side: n, columns: columns[1], rows: rows[1]) else {
+                        return nil
+                    }
+                    return unclipped(a, across: across, columns: columns[1], rows: rows[1]) ?? all
                 }
             }
         }
@@ -765,44 +791,27 @@ package struct DetailSignature: Sendable, Hashable {
                                     let (gx, fx, gy, fy) = (
                                         column.index[x], column.fraction[x], row.index[y], row.fraction[y]
                                     )
-                                    // A tone change that clips cannot go past black or white.
-                                    let l = min(
-                                        1,
-                                        max(
-                                            0,
-                                            gain
-                                                * sample(
-                                                    outerL,
-                                                    side: n,
-                                                    channels: 1,
-                                                    channel: 0,
-                                                    x: gx,
-                                                    fx: fx,
-                                                    y: gy,
-                                                    fy: fy
-                                                ) + offset
+                                    func at(
+                                        _ grid: UnsafeBufferPointer<Float>,
+                                        _ channels: Int,
+                                        _ channel: Int
+                                    )
+                                        -> Float
+                                    {
+                                        sample(
+                                            grid,
+                                            side: n,
+                                            channels: channels,
+                                            channel: channel,
+                                            x: gx,
+                                            fx: fx,
+                                            y: gy,
+                                            fy: fy
                                         )
-                                    )
-                                    let ca = sample(
-                                        outerC,
-                                        side: n,
-                                        channels: 2,
-                                        channel: 0,
-                                        x: gx,
-                                        fx: fx,
-                                        y: gy,
-                                        fy: fy
-                                    )
-                                    let cb = sample(
-                                        outerC,
-                                        side: n,
-                                        channels: 2,
-                                        channel: 1,
-                                        x: gx,
-                                        fx: fx,
-                                        y: gy,
-                                        fy: fy
-                                    )
+                                    }
+                                    // A tone change that clips cannot go past black or white.
+                                    let l = min(1, max(0, gain * at(outerL, 1, 0) + offset))
+                                    let (ca, cb) = (at(outerC, 2, 0), at(outerC, 2, 1))
                                     low = (min(low.0, l), min(low.1, ca), min(low.2, cb))
                                     high = (max(high.0, l), max(high.1, ca), max(high.2, cb))
                                 }
