@@ -12,13 +12,14 @@ extension CacheStore {
         return pages.compactMap { try? JSONSerialization.data(withJSONObject: $0) }
     }
 
-    /// Replaces `candidates.json` atomically with `pages` (newest first) for `query`.
-    func writeCandidatePages(_ pages: [Data], for query: String) throws {
+    /// Replaces `candidates.json` atomically with `pages` (newest first) for `query`. With `syncDirectory` false,
+    /// the new name is durable only after ``syncDirectory()``.
+    func writeCandidatePages(_ pages: [Data], for query: String, syncDirectory: Bool = true) throws {
         var text = Data(#"{"schema":1,"query":"#.utf8)
         text += try JSONSerialization.data(withJSONObject: query, options: [.fragmentsAllowed])
         text += Data(#","pages":["#.utf8)
         text += Data(pages.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",").utf8)
         text += Data("]}\n".utf8)
-        try files.write(text, to: Self.candidatesName)
+        try files.write(text, to: Self.candidatesName, syncDirectory: syncDirectory)
     }
 }

@@ -217,14 +217,30 @@ public struct CacheStore: Sendable {
         try files.write(try manifest.jsonData(), to: Self.manifestName)
     }
 
-    /// Replaces `history.json` atomically; written just before the manifest it describes.
-    func write(_ history: History) throws {
-        try files.write(try InstantFormat.jsonEncoder().encode(history), to: Self.historyName)
+    /// Replaces `history.json` atomically; written just before the manifest it describes. With `syncDirectory`
+    /// false, the new name is durable only after ``syncDirectory()``.
+    func write(_ history: History, syncDirectory: Bool = true) throws {
+        try files.write(
+            try InstantFormat.jsonEncoder().encode(history),
+            to: Self.historyName,
+            syncDirectory: syncDirectory
+        )
     }
 
-    /// Replaces `checks.json` atomically.
-    func write(_ checks: PostChecks) throws {
-        try files.write(try InstantFormat.jsonEncoder().encode(checks), to: Self.checksName)
+    /// Replaces `checks.json` atomically. With `syncDirectory` false, the new name is durable only after
+    /// ``syncDirectory()``.
+    func write(_ checks: PostChecks, syncDirectory: Bool = true) throws {
+        try files.write(
+            try InstantFormat.jsonEncoder().encode(checks),
+            to: Self.checksName,
+            syncDirectory: syncDirectory
+        )
+    }
+
+    /// Makes the renames of the files written in the cache directory itself with `syncDirectory: false` durable:
+    /// one fsync of the directory for a batch of them.
+    func syncDirectory() throws {
+        try files.sync(directory: files.url.path)
     }
 
     /// Removes the files of `manifest`'s entries whose post is in `postIDs` (a post gone from X) that no other entry

@@ -96,7 +96,6 @@ struct ImagePlan: Sendable {
             }
         }
         var identities: [String: PictureIdentity] = [:]
-        try store.syncSubdirectories()
         for index in manifest.entries.indices {
             if let path = imagePaths[index], unusable[path] == nil {
                 manifest.entries[index].image = path

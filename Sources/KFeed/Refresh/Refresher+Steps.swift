@@ -220,6 +220,11 @@ extension Refresher {
         let (fetched, fetchSummary, made) = try await withDeadline(deadline) {
             try await fillImages(of: planned, with: connection.images)
         }
+        // The new names in images/ and avatars/ are made durable on a thread of their own while the pictures are
+        // compared and the timeline made (awaited before it is returned, and so before the commit: on every way out
+        // of this scope, a throw included).
+        let store = self.store
+        async let synced: Void = ImageFetcher.onOwnThread { try store.syncSubdirectories() }
         let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
@@ -235,6 +240,7 @@ extension Refresher {
             try await renderDisplays(of: full, with: connection.images)
         }
         summary.placeholders = rendered.entries.filter(\.placeholder).count
+        try await synced
         return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
     }
 
@@ -316,8 +322,9 @@ extension Refresher {
     }
 
     /// Commit: the checks, the history (just before the manifest it describes) and the pages that still hold
-    /// candidates, each replaced atomically and made durable, side by side (they are independent files: each one's
-    /// encoding and fsyncs overlap the others'), then, once all three are, the manifest, atomically.
+    /// candidates, each replaced atomically (temp file, fsync, rename), side by side (they are independent files:
+    /// each one's encoding and fsync overlap the others'), their three renames made durable by one fsync of the
+    /// directory, then, once all three are, the manifest, atomically.
     func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
         if let previous = run.previous, !run.withdrawn.isEmpty {
             // The files of posts gone from X go before the timeline that no longer names them is committed.
@@ -325,19 +332,22 @@ extension Refresher {
         }
         let store = self.store
         let checks = run.checks.trimmed(keeping: manifest, at: run.now)
-        var writes: [@Sendable () throws -> Void] = [{ try store.write(checks) }]
+        var writes: [@Sendable () throws -> Void] = [{ try store.write(checks, syncDirectory: false) }]
         if settings.noRepeatWindow > 0 {
             run.history.record(manifest, identities: identities)
             let (history, query, now) = (run.history, query.text, run.now)
-            writes.append { try store.write(history) }
+            writes.append { try store.write(history, syncDirectory: false) }
             writes.append {
                 try store.writeCandidatePages(
                     Self.pagesWithCandidates(found.pages, history: history, now: now),
-                    for: query
+                    for: query,
+                    syncDirectory: false
                 )
             }
         }
         try Self.together(writes)
+        // One fsync of the directory makes the renames of all three durable, before the commit's.
+        try store.syncDirectory()
         try store.commit(manifest)
     }
 
