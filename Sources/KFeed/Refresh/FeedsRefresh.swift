@@ -8,9 +8,9 @@ import Synchronization
 /// The run holds the spending lock (`DIR/ledger.lock`, ``CacheRoot``) besides each feed's own lock, so that two runs never share
 /// out the same budget. Before each due feed's search, what the cap leaves today is shared evenly between the due
 /// feeds not yet refreshed (what one leaves unread goes to the next); every post a page holds is counted in the
-/// ledger as soon as the page is in. A feed whose share is less than a page makes no request: its timeline is filled
-/// from the posts in hand and the last timeline's, as repeats, until the cap renews. A rate limit or a usage cap
-/// for one feed stops the others until its reset.
+/// ledger, and the ledger written (``LedgerWrites``), as soon as the page is in. A feed whose share is less than a
+/// page makes no request: its timeline is filled from the posts in hand and the last timeline's, as repeats, until
+/// the cap renews. A rate limit or a usage cap for one feed stops the others until its reset.
 package struct FeedsRefresh: Sendable {
     /// One feed: its name (`[feeds.NAME]`) and its refresher over `DIR/feeds/NAME/`.
     package struct Feed: Sendable {
@@ -68,6 +68,8 @@ package struct FeedsRefresh: Sendable {
         let lock = try cache.lockSpending()
         defer { withExtendedLifetime(lock) {} }
         let book = Mutex(cache.ledger())
+        let writes = LedgerWrites(cache)
+        defer { writes.wait() }
         var results: [(name: String, result: Result)] = []
         for (feed, due) in zip(feeds, dueness) {
             guard due.isDue else {
@@ -95,6 +97,7 @@ package struct FeedsRefresh: Sendable {
             ) { read in
                 book.withLock {
                     _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
+                    writes.write($0)
                 }
             }
             let result = try await Self.refresh(feed, within: postBudget, now: now, force: force)
@@ -107,7 +110,7 @@ package struct FeedsRefresh: Sendable {
                 }
             }
             results.append((feed.name, result))
-            try cache.write(book.withLock { $0 })
+            try writes.finish(book.withLock { $0 })
         }
         return results
     }
