@@ -35,7 +35,7 @@ struct RefresherSamePicturesTests {
         let mayBeKept = [true, true, true, true, false, true]
         let shownAt = Date(timeIntervalSince1970: 1_800_000_000)
         let shown = [(identity: third, shownAt: shownAt), (identity: third, shownAt: shownAt.addingTimeInterval(60))]
-        let same = Refresher.SamePictures(identities, mayBeKept: mayBeKept, shown: shown)
+        var same = Refresher.SamePictures(identities, mayBeKept: mayBeKept, shown: shown)
         #expect(first.isSamePicture(as: first) && !first.isSamePicture(as: other) && !other.isSamePicture(as: third))
         for index in identities.indices {
             for earlier in 0..<index where mayBeKept[earlier] {
@@ -49,6 +49,21 @@ struct RefresherSamePicturesTests {
         #expect(same.lastShown(4) == nil && same.lastShown(0) == nil)
         let shownTwice = Refresher.SamePictures([third], mayBeKept: [true], shown: shown)
         #expect(shownTwice.lastShown(0) == shownAt.addingTimeInterval(60))
+        // Comparisons left until asked for (the pictures from the third on that may be kept) answer the same.
+        for onDemandFrom in [0, 2, 5] {
+            var later = Refresher.SamePictures(
+                identities,
+                mayBeKept: mayBeKept,
+                shown: shown,
+                onDemandFrom: onDemandFrom
+            )
+            for index in identities.indices.reversed() {
+                #expect(later.lastShown(index) == same.lastShown(index), "\(index) against the shown")
+                for earlier in 0..<index where mayBeKept[earlier] {
+                    #expect(later.isSame(index, as: earlier) == same.isSame(index, as: earlier), "\(index), \(earlier)")
+                }
+            }
+        }
     }
 
     struct Failed: Error, Equatable { var index: Int }

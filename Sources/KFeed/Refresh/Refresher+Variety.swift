@@ -70,7 +70,16 @@ extension Refresher {
         let shown = run.history.pictures
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
         let identities = filled.entries.map { $0.placeholder ? nil : pictures[$0.media.key] }
-        let same = SamePictures(identities, mayBeKept: filled.entries.map { !$0.isRepeat }, shown: Array(shown.values))
+        let mayBeKept = filled.entries.map { !$0.isRepeat }
+        // The unshown entries after the one that fills the timeline when none is dropped (the extra candidates):
+        // their comparisons with the earlier pictures are made only if asked for.
+        let filling = mayBeKept.indices.filter { mayBeKept[$0] }.dropFirst(max(run.builder.entryCount - 1, 0)).first
+        var same = SamePictures(
+            identities,
+            mayBeKept: mayBeKept,
+            shown: Array(shown.values),
+            onDemandFrom: filling.map { $0 + 1 } ?? identities.count
+        )
         var taken: [Int] = []
         for (index, entry) in filled.entries.enumerated() {
             guard let identity = identities[index] else {
@@ -78,6 +87,9 @@ extension Refresher {
                 continue
             }
             result.identities[entry.media.key] = identity
+            // With the timeline full, an unshown entry is dropped unless its picture was shown (then it may repeat,
+            // if no kept picture is the same): whatever the comparisons with the kept pictures say.
+            if !entry.isRepeat, result.kept.count >= run.builder.entryCount, same.lastShown(index) == nil { continue }
             if taken.contains(where: { same.isSame(index, as: $0) }) { continue }
             if entry.isRepeat {
                 result.repeats.append((entry, run.lastShown[entry.tweetID] ?? entry.date))
@@ -96,38 +108,46 @@ extension Refresher {
     }
 
     /// Which of a refresh's pictures are the same photo (``PictureIdentity/isSamePicture(as:)``) as which earlier
-    /// one, and as which picture shown within the window: every comparison ``distinctPictures(of:identities:in:)``
+    /// one, and as which picture shown within the window: the comparisons ``distinctPictures(of:identities:in:)``
     /// may ask for, made up front on every core (each is independent of the others; what the fill keeps depends on
-    /// them in order, so it reads them afterwards). The same comparisons, in the same direction (the later picture
-    /// against the earlier or shown one), as asking one at a time; a few more: those against earlier pictures that
-    /// turn out not kept.
+    /// them in order, so it reads them afterwards), but for those of the pictures from `onDemandFrom` on that
+    /// `mayBeKept` with the earlier ones, made when first asked for (the extra candidates', needed only when a
+    /// picture before them was dropped, or theirs was shown). The same comparisons, in the same direction (the
+    /// later picture against the earlier or shown one), as asking one at a time; a few more: those against earlier
+    /// pictures that turn out not kept.
     struct SamePictures {
-        /// `same[index * count + earlier]`, for `earlier < index`.
+        /// `same[index * count + earlier]`, for `earlier < index`, once `compared[index]`.
         private var same: [Bool]
+        /// Whether picture `index` was compared with the earlier ones.
+        private var compared: [Bool]
         /// The latest instant a shown picture that is the same as picture `index` was shown, if any.
         private var shownAt: [Date?]
         private let count: Int
+        private let identities: [PictureIdentity?]
+        private let mayBeKept: [Bool]
 
-        /// Compares `identities` (nil: no picture) with each other (each against the earlier ones that `mayBeKept`)
-        /// and, those that `mayBeKept`, with `shown`.
+        /// Compares `identities` (nil: no picture) with each other (each against the earlier ones that `mayBeKept`;
+        /// from `onDemandFrom` on, those that `mayBeKept` only when asked) and, those that `mayBeKept`, with `shown`.
         init(
             _ identities: [PictureIdentity?],
             mayBeKept: [Bool],
-            shown: [(identity: PictureIdentity, shownAt: Date)]
+            shown: [(identity: PictureIdentity, shownAt: Date)],
+            onDemandFrom: Int = .max
         ) {
             let count = identities.count
             self.count = count
+            self.identities = identities
+            self.mayBeKept = mayBeKept
             var same = [Bool](repeating: false, count: count * count)
             var shownAt = [Date?](repeating: nil, count: count)
+            let compared = identities.indices.map { !mayBeKept[$0] || $0 < onDemandFrom }
             same.withUnsafeMutableBufferPointer { same in
                 shownAt.withUnsafeMutableBufferPointer { shownAt in
                     let table = Table(same: same, shownAt: shownAt)
                     DispatchQueue.concurrentPerform(iterations: count) { index in
                         guard let identity = identities[index] else { return }
-                        for earlier in 0..<index where mayBeKept[earlier] {
-                            if let other = identities[earlier] {
-                                table.same[index * count + earlier] = identity.isSamePicture(as: other)
-                            }
+                        if compared[index] {
+                            Self.compare(index, identities, mayBeKept, count, into: table.same)
                         }
                         guard mayBeKept[index] else { return }
                         table.shownAt[index] =
@@ -136,7 +156,22 @@ extension Refresher {
                 }
             }
             self.same = same
+            self.compared = compared
             self.shownAt = shownAt
+        }
+
+        /// Writes row `index` of `same`: picture `index` against each earlier one that `mayBeKept`.
+        private static func compare(
+            _ index: Int,
+            _ identities: [PictureIdentity?],
+            _ mayBeKept: [Bool],
+            _ count: Int,
+            into same: UnsafeMutableBufferPointer<Bool>
+        ) {
+            guard let identity = identities[index] else { return }
+            for earlier in 0..<index where mayBeKept[earlier] {
+                if let other = identities[earlier] { same[index * count + earlier] = identity.isSamePicture(as: other) }
+            }
         }
 
         /// The answers as the comparisons write them: iteration `index` writes only row `index` of `same` and slot
@@ -146,8 +181,16 @@ extension Refresher {
             let shownAt: UnsafeMutableBufferPointer<Date?>
         }
 
-        /// Whether picture `index` is the same photo as the earlier picture `earlier`.
-        func isSame(_ index: Int, as earlier: Int) -> Bool { same[index * count + earlier] }
+        /// Whether picture `index` is the same photo as the earlier picture `earlier` (its comparisons made now if
+        /// they were left until asked for).
+        mutating func isSame(_ index: Int, as earlier: Int) -> Bool {
+            if !compared[index] {
+                let (identities, mayBeKept, count) = (self.identities, self.mayBeKept, self.count)
+                same.withUnsafeMutableBufferPointer { Self.compare(index, identities, mayBeKept, count, into: $0) }
+                compared[index] = true
+            }
+            return same[index * count + earlier]
+        }
 
         /// When a picture shown within the window that is the same photo as picture `index` was last shown.
         func lastShown(_ index: Int) -> Date? { shownAt[index] }
