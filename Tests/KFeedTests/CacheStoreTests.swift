@@ -137,6 +137,29 @@ struct CacheStoreTests {
         }
     }
 
+    @Test func aStagedManifestIsCommittedOnlyWhenInstalledAndADiscardedOneLeavesNothing() throws {
+        try TemporaryDirectory.with { directory in
+            let store = CacheStore(directory: directory)
+            try store.prepare()
+            let first = try Self.manifest()
+            try store.commit(first)
+            var second = first
+            second.entries.removeLast()
+            let staged = try store.stage(second)
+            // Written and synced under its temp name only: the committed generation is still the first.
+            #expect(try store.manifest() == first)
+            #expect(FileManager.default.fileExists(atPath: staged.temporary))
+            try store.commit(staged)
+            #expect(try store.manifest() == second)
+            #expect(!FileManager.default.fileExists(atPath: staged.temporary))
+            let discarded = try store.stage(first)
+            store.discard(discarded)
+            #expect(try store.manifest() == second)
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!names.contains { $0.hasPrefix(".tmp-") })
+        }
+    }
+
     @Test func filesThatCannotBeReadAreNamedAndNoSymlinkIsFollowed() throws {
         try TemporaryDirectory.with { directory in
             let store = CacheStore(directory: directory)

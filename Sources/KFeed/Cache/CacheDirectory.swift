@@ -129,6 +129,22 @@ struct CacheDirectory: Sendable {
     ///   - syncDirectory: fsync the containing directory after the rename (make the new name durable).
     /// - Throws: `KFeedError` `.io` for a full disk or an I/O error, `.cacheUnwritable` when permission is lacking.
     func write(_ data: Data, to relative: String, syncDirectory: Bool = true) throws {
+        try install(try stage(data, to: relative), syncDirectory: syncDirectory)
+    }
+
+    /// A file written and synced under a temp name beside the name it is meant for, not yet in place.
+    struct Staged: Sendable {
+        /// The temp file's path.
+        let temporary: String
+        /// The path it is renamed to.
+        let final: String
+    }
+
+    /// The first half of ``write(_:to:syncDirectory:)``: writes `data` to a new temp file beside `relative` and
+    /// syncs it; ``install(_:syncDirectory:)`` renames it into place. A temp file never installed is removed by
+    /// ``discard(_:)``, or else by the next sweep.
+    /// - Throws: as ``write(_:to:syncDirectory:)``; nothing is left behind.
+    func stage(_ data: Data, to relative: String) throws -> Staged {
         let final = path(relative)
         let directory = (final as NSString).deletingLastPathComponent
         let temporary = "\(directory)/.tmp-\(UUID().uuidString)"
@@ -150,12 +166,28 @@ struct CacheDirectory: Sendable {
         }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, final) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
             throw writeError(final, failure)
         }
-        if syncDirectory { try sync(directory: directory) }
+        return Staged(temporary: temporary, final: final)
+    }
+
+    /// The second half of ``write(_:to:syncDirectory:)``: renames a staged file into place, then (with
+    /// `syncDirectory`) fsyncs its directory.
+    /// - Throws: as ``write(_:to:syncDirectory:)``; a temp file that could not be renamed is removed.
+    func install(_ staged: Staged, syncDirectory: Bool = true) throws {
+        guard rename(staged.temporary, staged.final) == 0 else {
+            let failure = errno
+            unlink(staged.temporary)
+            throw writeError(staged.final, failure)
+        }
+        if syncDirectory { try sync(directory: (staged.final as NSString).deletingLastPathComponent) }
+    }
+
+    /// Removes a staged file that will not be installed.
+    func discard(_ staged: Staged) {
+        unlink(staged.temporary)
     }
 
     /// fsyncs a directory so renames in it survive a crash.

@@ -217,6 +217,23 @@ public struct CacheStore: Sendable {
         try files.write(try manifest.jsonData(), to: Self.manifestName)
     }
 
+    /// The first half of ``commit(_:)``: `manifest` written and synced under a temp name, which may be done before
+    /// the files it names are durable; ``commit(_:)-(CacheDirectory.Staged)`` is the commit.
+    func stage(_ manifest: Manifest) throws -> CacheDirectory.Staged {
+        try files.stage(try manifest.jsonData(), to: Self.manifestName)
+    }
+
+    /// The second half of ``commit(_:)``: the staged manifest renamed to `timeline.json`, then `DIR` fsynced. Every
+    /// file it names must be written (and synced) before.
+    func commit(_ staged: CacheDirectory.Staged) throws {
+        try files.install(staged)
+    }
+
+    /// Removes a staged manifest that will not be committed.
+    func discard(_ staged: CacheDirectory.Staged) {
+        files.discard(staged)
+    }
+
     /// Replaces `history.json` atomically; written just before the manifest it describes. With `syncDirectory`
     /// false, the new name is durable only after ``syncDirectory()``.
     func write(_ history: History, syncDirectory: Bool = true) throws {

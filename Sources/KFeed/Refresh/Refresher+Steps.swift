@@ -324,7 +324,8 @@ extension Refresher {
     /// Commit: the checks, the history (just before the manifest it describes) and the pages that still hold
     /// candidates, each replaced atomically (temp file, fsync, rename), side by side (they are independent files:
     /// each one's encoding and fsync overlap the others'), their three renames made durable by one fsync of the
-    /// directory, then, once all three are, the manifest, atomically.
+    /// directory, then, once all three are, the manifest, atomically (its temp file written and synced beside
+    /// them, renamed only then).
     func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
         if let previous = run.previous, !run.withdrawn.isEmpty {
             // The files of posts gone from X go before the timeline that no longer names them is committed.
@@ -345,10 +346,21 @@ extension Refresher {
                 )
             }
         }
-        try Self.together(writes)
-        // One fsync of the directory makes the renames of all three durable, before the commit's.
-        try store.syncDirectory()
-        try store.commit(manifest)
+        // The manifest is written and synced under a temp name beside them; only its rename waits for the three.
+        let staged = Mutex<CacheDirectory.Staged?>(nil)
+        writes.append {
+            let file = try store.stage(manifest)
+            staged.withLock { $0 = file }
+        }
+        do {
+            try Self.together(writes)
+            // One fsync of the directory makes the renames of all three durable, before the commit's.
+            try store.syncDirectory()
+        } catch {
+            if let file = staged.withLock({ $0 }) { store.discard(file) }
+            throw error
+        }
+        if let file = staged.withLock({ $0 }) { try store.commit(file) } else { try store.commit(manifest) }
     }
 
     /// Runs `work` side by side (on every core, blocking the caller until all are done) and throws the first error
