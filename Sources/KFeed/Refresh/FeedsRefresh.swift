@@ -93,13 +93,15 @@ package struct FeedsRefresh: Sendable {
             let postBudget = Refresher.PostBudget(
                 posts: share,
                 lookupReserve: budget.isLimited && !due.lookupOnly ? reserved / feeds.count : 0,
-                renewsAt: Ledger.nextDay(after: now)
-            ) { read in
-                book.withLock {
-                    _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
-                    writes.write($0)
+                renewsAt: Ledger.nextDay(after: now),
+                settle: { writes.wait() },
+                read: { read in
+                    book.withLock {
+                        _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)
+                        writes.write($0)
+                    }
                 }
-            }
+            )
             let result = try await Self.refresh(feed, within: postBudget, now: now, force: force)
             if case .failed(let error) = result, [.rateLimited, .usageCapped, .creditsDepleted].contains(error.code) {
                 // X's limit holds for the account: every feed waits for its reset.

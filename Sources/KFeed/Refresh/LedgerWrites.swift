@@ -31,8 +31,9 @@ final class LedgerWrites: Sendable {
         if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 
-    /// Waits for the writes asked for (their failures are dropped: a run that ends by an error calls it so that
-    /// none outlives the spending lock).
+    /// Waits for the writes asked for (a failure is kept for ``finish(_:)``): before a refresh sweeps the temp files
+    /// of its cache directory (where a one-feed cache keeps its ledger), and when a run ends, so that none outlives
+    /// the spending lock.
     func wait() {
         queue.sync {}
     }
