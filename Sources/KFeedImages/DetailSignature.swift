@@ -21,6 +21,10 @@ import Foundation
 /// another scale). Where one frame is a part of the other (a scale under 1), the part's cells are first blurred to
 /// the footprint of the other's coarser cells, and the fit leaves out the cells a brightness change may have
 /// clipped to white.
+///
+/// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
+/// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
+/// only in their words over one photo or layout would pass.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
