@@ -6,10 +6,10 @@
 # from Debian's lomiri-wallpapers, ukui-wallpapers, mate-backgrounds and plasma-workspace-wallpapers packages and the
 # pictures of scikit-image, OpenCV's sample data and GNOME's backgrounds (all of this was the tuning or an earlier
 # held-out half, whose results have been seen). The held-out half, written on 2026-11-27 (04:20 UTC) before the rule
-# it measures was changed and only measured (once, 05:01–05:08 UTC; bench/README.md): the ticket, slide, weather-card and calendar-page families and 17
-# pictures of Debian packages no earlier half used (Xfce's and sway's backgrounds, desktop-base's boot and GRUB
-# backgrounds, ImageMagick's documentation pictures), each made a JPEG (vips, quality 95) in HELD (default
-# /tmp/kfeed-heldout3). In each half also four overlapping regions of each photo.
+# it measures was changed and only measured (once, 05:01–05:08 UTC; bench/README.md): the ticket, slide,
+# weather-card and calendar-page families and 17 pictures of Debian packages no earlier half used (Xfce's and sway's
+# backgrounds, desktop-base's boot and GRUB backgrounds, ImageMagick's documentation pictures), each made a JPEG
+# (vips, quality 95) in HELD (default /tmp/kfeed-heldout3). In each half also four overlapping regions of each photo.
 # Reposts of 21 kinds of every photo and of four members of every family. Prints per family and per half the
 # distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time
 # an identity takes; exits 1 when the held-out half misses a goal.
