@@ -102,7 +102,9 @@ unpack "$PRIOR" file python3-skimage=0.19.3-8 opencv-doc=4.6.0+dfsg-12 gnome-bac
 unpack "$HELD" folder xfdesktop4-data=4.18.1-1 sway-backgrounds=1.7-6 desktop-base=12.0.6+nmu1~deb12u1 \
   imagemagick-6-doc=8:6.9.11.60+dfsg-1.6+deb12u15 -- "${HELD_SOURCES[@]}"
 held=()
-for source in "${HELD_SOURCES[@]}"; do held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg"); done
+for source in "${HELD_SOURCES[@]}"; do
+  held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
+done
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
