@@ -21,6 +21,10 @@ import Foundation
 /// another scale). Where one frame is a part of the other (a scale under 1), the part's cells are first blurred to
 /// the footprint of the other's coarser cells, and the fit leaves out the cells a brightness change may have
 /// clipped to white.
+///
+/// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
+/// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
+/// only in their words over one photo or layout would pass.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -30,8 +34,16 @@ package struct DetailSignature: Sendable, Hashable {
     /// `bench/reposts.sh` (the held-out half is measured, not tuned on).
     package static let samePictureThreshold: Float = 3
 
+    /// Fine lightness cells a side (``fine``).
+    package static let fineSide = 64
+
     /// L of each lightness cell, row by row (L × 255), then a and b of each chroma cell (128 + 320 × value).
     package let bytes: [UInt8]
+    /// L of each of ``fineSide``×``fineSide`` cells, row by row (L × 255), when the picture had that many pixels a
+    /// side; nil for a smaller picture and for a signature stored before kfeed kept it (`history.json` schema 2).
+    package let fine: [UInt8]?
+    /// The fine cells through ``toe(_:)``.
+    private let fineLightness: [Float]?
     /// The lightness cells (through ``toe(_:)``), smoothed by a 3×3 binomial filter.
     private let lightness: [Float]
     /// The chroma cells (a, b interleaved), smoothed alike and sampled up to ``side``×``side``.
@@ -48,9 +60,13 @@ package struct DetailSignature: Sendable, Hashable {
 
     private static let byteCount = side * side + chromaSide * chromaSide * 2
 
-    package init?(bytes: [UInt8]) {
-        guard bytes.count == Self.byteCount else { return nil }
+    package init?(bytes: [UInt8], fine: [UInt8]? = nil) {
+        guard bytes.count == Self.byteCount, fine.map({ $0.count == Self.fineSide * Self.fineSide }) ?? true else {
+            return nil
+        }
         self.bytes = bytes
+        self.fine = fine
+        fineLightness = fine?.map { Self.toe(Float($0) / 255) }
         let side = Self.side
         let chromaSide = Self.chromaSide
         let l = bytes[0..<(side * side)].map { Self.toe(Float($0) / 255) }
@@ -66,15 +82,28 @@ package struct DetailSignature: Sendable, Hashable {
     /// The cells as base64 (how `history.json` stores them).
     package var base64: String { Data(bytes).base64EncodedString() }
 
-    /// Reads ``base64``.
-    package init?(base64: String) {
+    /// The fine cells as base64 (how `history.json` stores them, beside ``base64``), nil without them.
+    package var fineBase64: String? { fine.map { Data($0).base64EncodedString() } }
+
+    /// Reads ``base64`` and, when given, ``fineBase64`` (nil when either is malformed).
+    package init?(base64: String, fine: String? = nil) {
         guard let data = Data(base64Encoded: base64) else { return nil }
-        self.init(bytes: [UInt8](data))
+        var fineBytes: [UInt8]?
+        if let fine {
+            guard let data = Data(base64Encoded: fine) else { return nil }
+            fineBytes = [UInt8](data)
+        }
+        self.init(bytes: [UInt8](data), fine: fineBytes)
     }
 
-    package static func == (lhs: DetailSignature, rhs: DetailSignature) -> Bool { lhs.bytes == rhs.bytes }
+    package static func == (lhs: DetailSignature, rhs: DetailSignature) -> Bool {
+        lhs.bytes == rhs.bytes && lhs.fine == rhs.fine
+    }
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+        hasher.combine(fine)
+    }
 
     /// The signature of decoded pixels: `width`×`height`, rows `bytesPerRow` apart, `channels` bytes a pixel (1:
     /// grey, 3: RGB, 4: RGBX), each cell the area mean of the pixels it covers, in linear light. Nil when the
@@ -90,47 +119,29 @@ package struct DetailSignature: Sendable, Hashable {
             pixels.count >= (height - 1) * bytesPerRow + width * channels
         else { return nil }
         let side = Self.side
-        let columns = AreaWeights(source: width, target: side)
-        let rows = AreaWeights(source: height, target: side)
-        // Horizontal pass: each source row into `side` cells of linear RGB.
-        var horizontal = [Float](repeating: 0, count: height * side * 3)
-        let linear = OKLab.linearTable
-        for y in 0..<height {
-            let row = y * bytesPerRow
-            for cell in 0..<side {
-                var r: Float = 0
-                var g: Float = 0
-                var b: Float = 0
-                for (x, weight) in columns.spans[cell] {
-                    let index = row + x * channels
-                    if channels == 1 {
-                        let v = linear[Int(pixels[index])]
-                        r += v * weight
-                        g += v * weight
-                        b += v * weight
-                    } else {
-                        r += linear[Int(pixels[index])] * weight
-                        g += linear[Int(pixels[index + 1])] * weight
-                        b += linear[Int(pixels[index + 2])] * weight
-                    }
-                }
-                let out = (y * side + cell) * 3
-                horizontal[out] = r
-                horizontal[out + 1] = g
-                horizontal[out + 2] = b
-            }
-        }
-        var cells = [Float](repeating: 0, count: side * side * 3)
-        for cellY in 0..<side {
-            for (y, weight) in rows.spans[cellY] {
-                for cellX in 0..<side {
-                    for channel in 0..<3 {
-                        cells[(cellY * side + cellX) * 3 + channel] +=
-                            horizontal[(y * side + cellX) * 3 + channel] * weight
-                    }
-                }
-            }
-        }
+        // The fine cells when the picture has enough pixels, and the cells as their 2×2 means (each the area mean of
+        // the same pixels): one pass over the pixels.
+        let fineCells =
+            width >= fineSide && height >= fineSide
+            ? linearCells(
+                pixels,
+                width: width,
+                height: height,
+                bytesPerRow: bytesPerRow,
+                channels: channels,
+                side: fineSide
+            )
+            : nil
+        let cells =
+            fineCells.map { halved($0, side: fineSide, channels: 3) }
+            ?? linearCells(
+                pixels,
+                width: width,
+                height: height,
+                bytesPerRow: bytesPerRow,
+                channels: channels,
+                side: side
+            )
         var bytes = [UInt8](repeating: 0, count: byteCount)
         for index in 0..<(side * side) {
             let lab = OKLab(linearRed: cells[index * 3], green: cells[index * 3 + 1], blue: cells[index * 3 + 2])
@@ -143,7 +154,57 @@ package struct DetailSignature: Sendable, Hashable {
             bytes[out] = quantise(128 + lab.a * 320)
             bytes[out + 1] = quantise(128 + lab.b * 320)
         }
-        return DetailSignature(bytes: bytes)
+        let fine = fineCells.map { cells in
+            (0..<(fineSide * fineSide)).map { index in
+                quantise(
+                    OKLab(linearRed: cells[index * 3], green: cells[index * 3 + 1], blue: cells[index * 3 + 2]).l
+                        * 255
+                )
+            }
+        }
+        return DetailSignature(bytes: bytes, fine: fine)
+    }
+
+    /// The picture as `side`×`side` cells of linear RGB, each the area mean of the pixels it covers.
+    private static func linearCells(
+        _ pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        channels: Int,
+        side: Int
+    ) -> [Float] {
+        let columns = AreaWeights(source: width, target: side)
+        let rows = AreaWeights(source: height, target: side)
+        let linear = OKLab.linearTable
+        // Horizontal pass: each source row into `side` cells; a grey pixel's one byte stands for all three channels.
+        let step = channels == 1 ? 0 : 1
+        var horizontal = [Float](repeating: 0, count: height * side * 3)
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for cell in 0..<side {
+                var (r, g, b): (Float, Float, Float) = (0, 0, 0)
+                for (x, weight) in columns.spans[cell] {
+                    let index = row + x * channels
+                    r += linear[Int(pixels[index])] * weight
+                    g += linear[Int(pixels[index + step])] * weight
+                    b += linear[Int(pixels[index + 2 * step])] * weight
+                }
+                let out = (y * side + cell) * 3
+                horizontal[out] = r
+                horizontal[out + 1] = g
+                horizontal[out + 2] = b
+            }
+        }
+        var cells = [Float](repeating: 0, count: side * side * 3)
+        for cellY in 0..<side {
+            for (y, weight) in rows.spans[cellY] {
+                for index in 0..<(side * 3) {
+                    cells[cellY * side * 3 + index] += horizontal[y * side * 3 + index] * weight
+                }
+            }
+        }
+        return cells
     }
 
     /// How much the two pictures differ where they differ most, once lined up (OKLab units × 100; about 1 is just
@@ -171,9 +232,11 @@ package struct DetailSignature: Sendable, Hashable {
     /// One way of the comparison, for measuring the screens (`kfeed-bench reposts --dump`): this picture's frame
     /// placed within `other`'s, its local difference (``distance(to:)`` is the smaller of the two ways), the
     /// screen's score (``screenBound``) and the best coarse score (``coarseBound``).
-    package func measured(within other: DetailSignature) -> (distance: Float, screen: Float, coarse: Float) {
-        let (distance, coarse) = Self.inner(self, within: other)
-        return (distance, Self.screen(self, within: other), coarse)
+    package func measured(
+        within other: DetailSignature
+    ) -> (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float) {
+        let way = Self.inner(self, within: other)
+        return (way.distance, Self.screen(self, within: other), way.coarse, way.range, way.strict, way.scale)
     }
 
     // MARK: - Screens
@@ -463,7 +526,7 @@ package struct DetailSignature: Sendable, Hashable {
         _ inner: DetailSignature,
         within outer: DetailSignature,
         coarseBound: Float = .infinity
-    ) -> (distance: Float, coarse: Float) {
+    ) -> (distance: Float, coarse: Float, range: Float, strict: Float, scale: Float) {
         // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
         // difference after the gain and offset fit. The best two are kept in the order a stable sort by score
         // gives (the earlier of equal scores first).
@@ -520,12 +583,15 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        guard let first else { return (.infinity, .infinity) }
-        if first.score > hopeless { return (first.score.squareRoot() * 100, first.score) }
-        if first.score > coarseBound { return (.infinity, first.score) }
+        guard let first else { return (.infinity, .infinity, .infinity, .infinity, 0) }
+        if first.score > hopeless {
+            let distance = first.score.squareRoot() * 100
+            return (distance, first.score, distance, .infinity, 0)
+        }
+        if first.score > coarseBound { return (.infinity, first.score, .infinity, .infinity, 0) }
         // Fine: each of the best two climbs (on the coarse grid, then the full one, within the slack of its
         // anchor), then is judged where it differs most.
-        var best = Float.infinity
+        var best: (distance: Float, range: Float, strict: Float, scale: Float) = (.infinity, .infinity, .infinity, 0)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
             for candidate in [first, second].compactMap({ $0 }) {
                 let anchor = candidate.placement
@@ -547,10 +613,19 @@ package struct DetailSignature: Sendable, Hashable {
                     move: 1 / 128,
                     scratch
                 )
-                best = min(best, localDifference(inner, outer, placement: placement))
+                let (range, fit) = localDifference(inner, outer, placement: placement)
+                let scale = min(placement.width, placement.height)
+                var strict: Float = 0
+                if scale >= unitScale, range <= samePictureThreshold, let fit, let a = inner.fineLightness,
+                    let b = outer.fineLightness
+                {
+                    strict = fineDifference(a, b, placement: placement, gain: fit.gain, offset: fit.offset)
+                }
+                let distance = max(range, strict * samePictureThreshold / fineThreshold)
+                if distance < best.distance { best = (distance, range, strict, scale) }
             }
         }
-        return (best, first.score)
+        return (best.distance, first.score, best.range, best.strict, best.scale)
     }
 
     /// `placement` moved by `move` (on its position, or its size) while a move lowers the fitted lightness error of
@@ -736,7 +811,7 @@ package struct DetailSignature: Sendable, Hashable {
         _ inner: DetailSignature,
         _ outer: DetailSignature,
         placement: Placement
-    ) -> Float {
+    ) -> (range: Float, fit: (gain: Float, offset: Float)?) {
         let n = side
         let columns = [-tolerance, 0, tolerance].map {
             Axis(start: placement.x, size: placement.width, cells: n, side: n, nudge: $0)
@@ -756,7 +831,7 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        guard let (gain, offset, _) = fit else { return .infinity }
+        guard let (gain, offset, _) = fit else { return (.infinity, nil) }
         var difference = [Float](repeating: .nan, count: n * n)
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
         let last = Float(n - 1)
@@ -831,9 +906,90 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
+        return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset))
+    }
+
+    /// The fine lightness difference of `inner` against `outer` at `placement` (both ``fineSide`` a side, through
+    /// the toe), `outer`'s fitted by `gain` and `offset` and held within black and white: each cell's distance
+    /// from the range `outer` spans within ``fineTolerance`` fine cells of where it lands, judged on the worst
+    /// 3×3-cell neighbourhood (OKLab units × 100), the four outer rings of cells and those landing within two
+    /// cells of `outer`'s edge left out.
+    private static func fineDifference(
+        _ inner: [Float],
+        _ outer: [Float],
+        placement: Placement,
+        gain: Float,
+        offset: Float
+    ) -> Float {
+        let m = fineSide
+        // Lined up again on the fine cells (half a fine cell is as far as the full grid's climb could place it),
+        // and the lightness fitted there; the fit of the full grid when too little lands.
+        var placement = placement
+        var (gain, offset) = (gain, offset)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: m * m) { scratch in
+            placement = climbed(placement, anchor: placement, inner, outer, side: m, move: 1 / 256, scratch)
+            let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
+            let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
+            outer.withUnsafeBufferPointer { b in
+                inner.withUnsafeBufferPointer { a in
+                    Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
+                    if let fit = fitted(a, across: UnsafeBufferPointer(scratch), side: m, columns: columns, rows: rows)
+                    {
+                        (gain, offset) = (fit.gain, fit.offset)
+                    }
+                }
+            }
+        }
+        let columns = [-fineTolerance, 0, fineTolerance].map {
+            Axis(start: placement.x, size: placement.width, cells: m, side: m, nudge: $0)
+        }
+        let rows = [-fineTolerance, 0, fineTolerance].map {
+            Axis(start: placement.y, size: placement.height, cells: m, side: m, nudge: $0)
+        }
+        var difference = [Float](repeating: .nan, count: m * m)
+        let last = Float(m - 1)
+        inner.withUnsafeBufferPointer { a in
+            outer.withUnsafeBufferPointer { b in
+                for y in 4..<(m - 4) {
+                    for x in 4..<(m - 4) {
+                        guard columns[1].index[x] >= 0, rows[1].index[y] >= 0 else { continue }
+                        let landsX = Float(columns[1].index[x]) + columns[1].fraction[x]
+                        let landsY = Float(rows[1].index[y]) + rows[1].fraction[y]
+                        guard min(landsX, landsY) >= 2, max(landsX, landsY) <= last - 2 else { continue }
+                        var (low, high) = (Float.infinity, -Float.infinity)
+                        for (cx, cy) in [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)] {
+                            let (column, row) = (columns[cx], rows[cy])
+                            guard column.index[x] >= 0, row.index[y] >= 0 else { continue }
+                            let value = sample(
+                                b,
+                                side: m,
+                                channels: 1,
+                                channel: 0,
+                                x: column.index[x],
+                                fx: column.fraction[x],
+                                y: row.index[y],
+                                fy: row.fraction[y]
+                            )
+                            let l = min(1, max(0, gain * value + offset))
+                            low = min(low, l)
+                            high = max(high, l)
+                        }
+                        let own = a[y * m + x]
+                        difference[y * m + x] = max(0, own - high, low - own) * 100
+                    }
+                }
+            }
+        }
+        return worstNeighbourhood(difference, side: m, margin: 5)
+    }
+
+    /// The largest mean of a 3×3-cell neighbourhood of a `side`×`side` map whose centre is at least `margin` cells
+    /// inside (cells that were not compared are NaN; a neighbourhood of fewer than five compared cells does not
+    /// count).
+    private static func worstNeighbourhood(_ difference: [Float], side n: Int, margin: Int) -> Float {
         var worst: Float = 0
-        for y in 3..<(n - 3) {
-            for x in 3..<(n - 3) {
+        for y in margin..<(n - margin) {
+            for x in margin..<(n - margin) {
                 var total: Float = 0
                 var cells: Float = 0
                 for ky in (y - 1)...(y + 1) {
@@ -849,6 +1005,23 @@ package struct DetailSignature: Sendable, Hashable {
         }
         return worst
     }
+
+    /// The smaller side of a placement at and over which the two frames are taken to be at about one scale (a
+    /// rescale, a re-encode or a tone change of the whole picture, a crop of 4 %): there the fine cells must match
+    /// too (``fineThreshold``). Set on the tuning half of `bench/reposts.sh`: memes of one photo under other words
+    /// line up at 0.96–1.
+    package static let unitScale: Float = 0.96
+
+    /// The largest ``fineDifference(_:_:placement:gain:offset:)`` at which two frames at about one scale are the
+    /// same picture: the 32×32 range test lets any texture match any texture (other words in one font over one
+    /// photo); on the 64×64 cells, with a tolerance of a third of a cell, words differ. Set on the tuning half of
+    /// `bench/reposts.sh` (2026-11-27): memes of one photo under other words from 5.1, reposts at one scale up to
+    /// about 4.5 but for some 4 % crops; 6 called 6 of 87,458 distinct pairs the same and missed 23 of 2,877 reposts
+    /// there (7: 11 and 20; 5: 3 and 34).
+    package static let fineThreshold: Float = 6
+
+    /// How far from where a fine cell lands its match may lie, in fine cells.
+    private static let fineTolerance: Float = 0.35
 
     /// How much blur (as a variance, in `inner`'s cells²) a cell of `outer` adds to `inner`'s picture for each
     /// unit of `1 / scale² − 1`: where `inner`'s frame is a part of `outer`'s (a border, a caption band, a crop),

@@ -4,8 +4,8 @@ import Foundation
 /// pair of horizontal neighbours (set when the left one is darker). Recompression, rescaling and small tone changes
 /// move few bits; different photos differ in about half of them. ``distance(to:)`` counts the bits that differ.
 ///
-/// kfeed hashes the widget thumbnails it already made (decoded at 1/8 scale, so a 340×340 thumbnail costs a
-/// 43×43 decode), so two posts of the same photo, cropped to the same widget, hash alike whatever their media keys.
+/// kfeed hashes the widget thumbnails it already made (decoded at 1/4 scale, so a 340×340 thumbnail costs an
+/// 85×85 decode), so two posts of the same photo, cropped to the same widget, hash alike whatever their media keys.
 package struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
     /// The 64 bits, row by row from the top left.
     package var value: UInt64

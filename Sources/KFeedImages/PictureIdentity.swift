@@ -12,8 +12,9 @@ package struct PictureIdentity: Sendable, Hashable {
     package var detail: DetailSignature
 
     /// The largest hash distance at which two pictures are compared in detail (`bench/reposts.sh` measures both
-    /// sides): 32, half the bits, as a crop of 8 % from one corner moves up to 31 of them.
-    package static let candidateHashDistance = 32
+    /// sides): 38, over half the bits, as a crop of 8 % from one corner or a border around a mostly flat graphic
+    /// moves up to 37 of them. The detail comparison's screens keep the extra candidates cheap.
+    package static let candidateHashDistance = 38
 
     package init(hash: PerceptualHash, detail: DetailSignature) {
         self.hash = hash
@@ -21,12 +22,12 @@ package struct PictureIdentity: Sendable, Hashable {
     }
 
     /// The identity of a JPEG (a widget thumbnail), from one decode at the smallest fast scale that leaves
-    /// ``DetailSignature/side`` pixels a side; nil when it cannot be decoded.
+    /// ``DetailSignature/fineSide`` pixels a side; nil when it cannot be decoded.
     package static func of(jpeg: Data) -> PictureIdentity? {
         jpeg.withUnsafeBytes { bytes -> PictureIdentity? in
             guard let decoder = try? TurboJPEGHandle(.decompressor), let header = try? decoder.header(of: bytes)
             else { return nil }
-            let side = DetailSignature.side
+            let side = DetailSignature.fineSide
             let factor =
                 TurboJPEGHandle.fastScalingFactors.first {
                     $0.scaled(header.width) >= side && $0.scaled(header.height) >= side

@@ -19,26 +19,26 @@ package struct Thumbnail: Sendable {
     /// The picture's identity, from ``pixels``: the one place a refresh computes it for a picture it makes.
     ///
     /// It gives what ``PictureIdentity/of(jpeg:)`` gives for ``jpeg`` without decoding it: that decodes the JPEG at
-    /// the smallest scale leaving ``DetailSignature/side`` pixels a side — 1/8 for a widget thumbnail, where each
-    /// sample is the mean of an 8×8 block; here the same block means are taken from the pixels (before the encoder's
+    /// the smallest scale leaving ``DetailSignature/fineSide`` pixels a side — 1/4 for a widget thumbnail, where each
+    /// sample is the mean of a 4×4 block; here the same block means are taken from the pixels (before the encoder's
     /// loss). A thumbnail too small for that gives its pixels whole.
     package func identity() -> PictureIdentity? {
         guard pixels.count >= size.width * size.height * 4 else { return PictureIdentity.of(jpeg: jpeg) }
         let (pixels, width, height) =
-            min(size.width, size.height) / 8 >= DetailSignature.side
+            min(size.width, size.height) / 4 >= DetailSignature.fineSide
             ? blockMeans() : (self.pixels, size.width, size.height)
         return pixels.withUnsafeBytes { bytes in
             PictureIdentity.of(pixels: bytes, width: width, height: height, bytesPerRow: width * 4, channels: 4)
         }
     }
 
-    /// The mean of each 8×8 block of the pixels, `ceil(width / 8)` × `ceil(height / 8)`, as a JPEG decoder's 1/8 scale
+    /// The mean of each 4×4 block of the pixels, `ceil(width / 4)` × `ceil(height / 4)`, as a JPEG decoder's 1/4 scale
     /// gives them: a partial block at the right or bottom edge is padded by repeating its last column or row, as the
     /// encoder pads it.
     func blockMeans() -> (pixels: [UInt8], width: Int, height: Int) {
         let (width, height) = (size.width, size.height)
-        let blocksWide = (width + 7) / 8
-        let blocksHigh = (height + 7) / 8
+        let blocksWide = (width + 3) / 4
+        let blocksHigh = (height + 3) / 4
         var means = [UInt8](repeating: 0, count: blocksWide * blocksHigh * 4)
         // A block row's sums, a pixel's four channels at once (the fourth unused); the columns of the padded edge
         // repeat the last one. Offsets stay within the pixels by construction: wrapping arithmetic, no checks.
@@ -49,19 +49,19 @@ package struct Thumbnail: Sendable {
                 let base = bytes.baseAddress!
                 for blockY in 0..<blocksHigh {
                     sums.initialize(repeating: .zero, count: blocksWide)
-                    for step in 0..<8 {
-                        let row = base + min(blockY &* 8 &+ step, height &- 1) &* width &* 4
-                        for x in 0..<blocksWide &* 8 {
+                    for step in 0..<4 {
+                        let row = base + min(blockY &* 4 &+ step, height &- 1) &* width &* 4
+                        for x in 0..<blocksWide &* 4 {
                             let pixel = row.loadUnaligned(
                                 fromByteOffset: min(x, width &- 1) &* 4,
                                 as: SIMD4<UInt8>.self
                             )
-                            sums[x &>> 3] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
+                            sums[x &>> 2] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
                         }
                     }
                     for blockX in 0..<blocksWide {
                         let at = (blockY &* blocksWide &+ blockX) &* 4
-                        let mean = (sums[blockX] &+ 32) / 64
+                        let mean = (sums[blockX] &+ 8) / 16
                         means[at] = UInt8(truncatingIfNeeded: mean[0])
                         means[at &+ 1] = UInt8(truncatingIfNeeded: mean[1])
                         means[at &+ 2] = UInt8(truncatingIfNeeded: mean[2])

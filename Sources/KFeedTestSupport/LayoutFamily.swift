@@ -51,6 +51,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Street maps in one style (a beige ground, a river, parks, a grid of white streets with a main road, a red pin):
     /// the streets' places, the river's course, the parks and the pin are the member's.
     case map
+    /// Event tickets of one template (a dark ground, an orange ticket with a perforated stub, a barcode): the
+    /// artist's name, the date, the venue, the seat and the barcode's bars are the member's.
+    case ticket
+    /// Presentation slides of one template (a navy title bar, square bullets, a footer rule, a logo): the title,
+    /// the 3–5 bullet lines and the page number are the member's.
+    case slide
+    /// Weather cards of one style (a flat sky-blue card, a city name, a large temperature, an icon, five days below): the
+    /// city, the numbers and the icons (sun, cloud or rain) are the member's.
+    case weather
+    /// Calendar pages under one shared photo-like scene: the month's name, its grid of day numbers (its first
+    /// weekday and length) and one ringed day are the member's.
+    case calendar
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -159,6 +171,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .map:
             var own = SeededRandom(scrambling: seed)
             Self.map(random: &own, canvas: &canvas)
+        case .ticket:
+            var own = SeededRandom(scrambling: seed &+ 70_001)
+            Self.ticket(random: &own, canvas: &canvas)
+        case .slide:
+            var own = SeededRandom(scrambling: seed &+ 70_002)
+            Self.slide(seed: seed, random: &own, canvas: &canvas)
+        case .weather:
+            var own = SeededRandom(scrambling: seed &+ 70_003)
+            Self.weather(random: &own, canvas: &canvas)
+        case .calendar:
+            var own = SeededRandom(scrambling: seed &+ 70_004)
+            Self.calendar(seed: seed, random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -553,6 +577,208 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let pin = (x: 0.15 + random.unit() * 0.7, y: 0.15 + random.unit() * 0.7)
         canvas.disc(x: pin.x, y: pin.y, radius: 0.035, colour: TestJPEG.Colour(220, 50, 50))
         canvas.disc(x: pin.x, y: pin.y, radius: 0.013, colour: white)
+    }
+
+    /// `lines` drawn with the project's font stack in `ink` on `paper` in a box at `(x, y)` (fractions of the
+    /// width and height) `w`×`h` (fractions), at a pixel size of `size` × the width.
+    private static func write(
+        _ lines: [String],
+        x: Double,
+        y: Double,
+        w: Double,
+        h: Double,
+        size: Double,
+        ink: TestJPEG.Colour,
+        paper: TestJPEG.Colour,
+        canvas: inout Canvas
+    ) {
+        let (left, top) = (Int(x * Double(canvas.width)), Int(y * Double(canvas.height)))
+        let width = min(canvas.width - left, Int(w * Double(canvas.width)))
+        let height = min(canvas.height - top, Int(h * Double(canvas.height)))
+        guard width > 0, height > 0,
+            let rgbx = FontStack.graphic(
+                lines,
+                width: width,
+                height: height,
+                pixelSize: max(6, Int(size * Double(canvas.width))),
+                ink: [ink.red, ink.green, ink.blue],
+                paper: [paper.red, paper.green, paper.blue]
+            )
+        else { return }
+        canvas.paste(rgbx, channels: 4, width: width, height: height, left: left, top: top)
+    }
+
+    private static func ticket(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(34, 36, 48)
+        let body = TestJPEG.Colour(242, 152, 52)
+        let ink = TestJPEG.Colour(30, 24, 20)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        canvas.rectangle(x: 0.06, y: 0.18, width: 0.88, height: 0.64, colour: body)
+        canvas.rectangle(x: 0.06, y: 0.18, width: 0.88, height: 0.05, colour: TestJPEG.Colour(200, 60, 60))
+        for step in 0..<18 {
+            canvas.disc(x: 0.08 + Double(step) * 0.05, y: 0.62, radius: 0.008, colour: ground)
+        }
+        let names = [
+            "the", "midnight", "echo", "violet", "parade", "neon", "harbour", "static", "bloom", "velvet", "arcade",
+            "silver", "lines", "paper", "moons", "wild", "coast", "saturday", "tigers", "glass",
+        ]
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        let venues = ["olympic hall", "the roundhouse", "arena north", "city theatre", "pier stage", "dome"]
+        let artist = lines(1 + Int(random.next() % 2), words: 1...2, from: names, random: &random)
+        let date =
+            "\(1 + random.next() % 28) \(months[Int(random.next() % 12)]) 20\(26 + random.next() % 3)  "
+            + "doors \(6 + random.next() % 3) pm"
+        let venue = venues[Int(random.next() % UInt64(venues.count))]
+        write(artist, x: 0.08, y: 0.25, w: 0.84, h: 0.2, size: 0.08, ink: ink, paper: body, canvas: &canvas)
+        write([date, venue], x: 0.08, y: 0.45, w: 0.84, h: 0.15, size: 0.045, ink: ink, paper: body, canvas: &canvas)
+        let seat = "row \(1 + random.next() % 30)  seat \(1 + random.next() % 40)"
+        write([seat], x: 0.08, y: 0.64, w: 0.5, h: 0.1, size: 0.045, ink: ink, paper: body, canvas: &canvas)
+        canvas.rectangle(x: 0.6, y: 0.65, width: 0.3, height: 0.14, colour: TestJPEG.Colour(250, 250, 250))
+        var x = 0.615
+        while x < 0.88 {
+            let bar = 0.003 + Double(random.next() % 4) * 0.003
+            canvas.rectangle(x: x, y: 0.66, width: bar, height: 0.12, colour: TestJPEG.Colour(10, 10, 10))
+            x += bar + 0.003 + Double(random.next() % 3) * 0.003
+        }
+    }
+
+    private static func slide(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(255, 255, 255)
+        let navy = TestJPEG.Colour(24, 44, 90)
+        let ink = TestJPEG.Colour(40, 40, 48)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.16, colour: navy)
+        canvas.rectangle(x: 0, y: 0.16, width: 1, height: 0.008, colour: TestJPEG.Colour(230, 160, 30))
+        let words = [
+            "quarterly", "results", "growth", "plan", "team", "roadmap", "customers", "launch", "review", "budget",
+            "next", "steps", "market", "goals", "risks", "hiring", "design", "update", "timeline", "metrics", "q3",
+        ]
+        let title = lines(1, words: 2...3, from: words, random: &random)
+        write(
+            title,
+            x: 0.05,
+            y: 0.02,
+            w: 0.9,
+            h: 0.13,
+            size: 0.07,
+            ink: TestJPEG.Colour(250, 250, 250),
+            paper: navy,
+            canvas: &canvas
+        )
+        let count = 3 + Int(random.next() % 3)
+        let bullets = lines(count, words: 2...4, from: words, random: &random)
+        for (index, line) in bullets.enumerated() {
+            let y = 0.24 + Double(index) * 0.12
+            canvas.rectangle(x: 0.07, y: y + 0.035, width: 0.025, height: 0.02, colour: navy)
+            write([line], x: 0.12, y: y, w: 0.83, h: 0.1, size: 0.055, ink: ink, paper: paper, canvas: &canvas)
+        }
+        canvas.rectangle(x: 0.05, y: 0.9, width: 0.9, height: 0.003, colour: TestJPEG.Colour(200, 200, 206))
+        canvas.rectangle(x: 0.05, y: 0.92, width: 0.12, height: 0.04, colour: navy)
+        write(["\(seed + 2)"], x: 0.84, y: 0.91, w: 0.14, h: 0.07, size: 0.04, ink: ink, paper: paper, canvas: &canvas)
+    }
+
+    private static func weather(random: inout SeededRandom, canvas: inout Canvas) {
+        let sky = TestJPEG.Colour(70, 140, 220)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: sky)
+        let white = TestJPEG.Colour(250, 250, 252)
+        let cities = [
+            "lisbon", "oslo", "seoul", "lima", "cairo", "quito", "perth", "riga", "kyoto", "dakar", "porto", "bern",
+            "hanoi", "tunis", "accra", "sofia",
+        ]
+        let city = cities[Int(random.next() % UInt64(cities.count))]
+        write([city], x: 0.06, y: 0.04, w: 0.6, h: 0.1, size: 0.07, ink: white, paper: sky, canvas: &canvas)
+        /// A sun, a cloud or rain at `(x, y)` of `size` (of the shorter side).
+        func icon(_ kind: Int, x: Double, y: Double, size: Double) {
+            if kind == 0 {
+                canvas.disc(x: x, y: y, radius: size, colour: TestJPEG.Colour(255, 210, 60))
+                return
+            }
+            for (dx, dy, r) in [(-0.6, 0.1, 0.55), (0.0, -0.15, 0.75), (0.6, 0.1, 0.55)] {
+                canvas.disc(x: x + dx * size, y: y + dy * size, radius: r * size, colour: white)
+            }
+            if kind == 2 {
+                for drop in 0..<3 {
+                    canvas.rectangle(
+                        x: x - size * 0.6 + Double(drop) * size * 0.5,
+                        y: y + size * 0.5,
+                        width: size * 0.12,
+                        height: size * 0.7,
+                        colour: TestJPEG.Colour(40, 80, 200)
+                    )
+                }
+            }
+        }
+        icon(Int(random.next() % 3), x: 0.7, y: 0.27, size: 0.12)
+        let temperature = "\(Int(random.next() % 40) - 5)"
+        write([temperature], x: 0.06, y: 0.16, w: 0.45, h: 0.2, size: 0.15, ink: white, paper: sky, canvas: &canvas)
+        let panel = TestJPEG.Colour(40, 90, 170)
+        canvas.rectangle(x: 0.04, y: 0.6, width: 0.92, height: 0.34, colour: panel)
+        let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        let first = Int(random.next() % 7)
+        for day in 0..<5 {
+            let x = 0.06 + Double(day) * 0.18
+            write(
+                [days[(first + day) % 7]],
+                x: x,
+                y: 0.61,
+                w: 0.16,
+                h: 0.08,
+                size: 0.04,
+                ink: white,
+                paper: panel,
+                canvas: &canvas
+            )
+            icon(Int(random.next() % 3), x: x + 0.08, y: 0.75, size: 0.04)
+            write(
+                ["\(Int(random.next() % 40) - 5)"],
+                x: x,
+                y: 0.83,
+                w: 0.16,
+                h: 0.09,
+                size: 0.05,
+                ink: white,
+                paper: panel,
+                canvas: &canvas
+            )
+        }
+    }
+
+    private static func calendar(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        scene(seed: 4_242, canvas: &canvas)
+        let paper = TestJPEG.Colour(252, 250, 245)
+        let ink = TestJPEG.Colour(40, 40, 44)
+        canvas.rectangle(x: 0, y: 0.42, width: 1, height: 0.58, colour: paper)
+        let months = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december",
+        ]
+        let month = seed % 12
+        let year = 2026 + seed / 12
+        let length = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]
+        let start = (seed * 3 + seed / 12) % 7
+        write(
+            ["\(months[month]) \(year)"],
+            x: 0.05,
+            y: 0.43,
+            w: 0.9,
+            h: 0.09,
+            size: 0.065,
+            ink: TestJPEG.Colour(190, 40, 40),
+            paper: paper,
+            canvas: &canvas
+        )
+        let ringed = Int(random.next() % UInt64(length))
+        for day in 0..<length {
+            let cell = start + day
+            let (column, row) = (cell % 7, cell / 7)
+            let (x, y) = (0.04 + Double(column) * 0.132, 0.54 + Double(row) * 0.075)
+            var ground = paper
+            if day == ringed {
+                ground = TestJPEG.Colour(250, 220, 120)
+                canvas.rectangle(x: x, y: y, width: 0.12, height: 0.07, colour: ground)
+            }
+            write(["\(day + 1)"], x: x, y: y, w: 0.12, h: 0.07, size: 0.04, ink: ink, paper: ground, canvas: &canvas)
+        }
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

@@ -56,7 +56,7 @@ enum HistoryBench {
         }
         let new = try (0..<newCount).map { try member($0, seedBase: 1_000) }
         // As `history.json` stores them.
-        let stored = shown.map { ($0.hash.description, $0.detail.base64) }
+        let stored = shown.map { ($0.hash.description, $0.detail.base64, $0.detail.fineBase64) }
 
         // The thread's CPU time, not the wall: the machine is shared.
         func cpu() -> Double {
@@ -72,8 +72,9 @@ enum HistoryBench {
             same = 0
             let start = cpu()
             do {
-                let history = stored.compactMap { hash, detail -> PictureIdentity? in
-                    guard let hash = PerceptualHash(hash), let detail = DetailSignature(base64: detail) else {
+                let history = stored.compactMap { hash, detail, fine -> PictureIdentity? in
+                    guard let hash = PerceptualHash(hash), let detail = DetailSignature(base64: detail, fine: fine)
+                    else {
                         return nil
                     }
                     return PictureIdentity(hash: hash, detail: detail)

@@ -10,9 +10,9 @@ import KFeedTestSupport
 /// held-out half, which is only measured (`--tuning-only` leaves it out, unmade and unprinted, while tuning).
 ///
 /// Must never be called the same (every pair within a family): tuning — the `stage`, `tint`, `backdrop`,
-/// `teaser`, `night`, `flat`, `text`, `quote`, `product`, `collage` and `spotlight` ``LayoutFamily`` members, the
-/// bundled sample's pictures, the tuning photos; held out — the `meme`, `post`, `chart` and `map` members and the
-/// held-out photos; in each
+/// `teaser`, `night`, `flat`, `text`, `quote`, `product`, `collage`, `spotlight`, `meme`, `post`, `chart` and `map`
+/// ``LayoutFamily`` members, the bundled sample's pictures, the tuning photos; held out — the `ticket`, `slide`,
+/// `weather` and `calendar` members and the held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
 /// of each family of the half. Prints per family and per half the pairs, the
@@ -84,8 +84,11 @@ enum RepostBench {
         var distinct: [Pair] = []
         var reposts: [Pair] = []
         let families: [Half: [LayoutFamily]] = [
-            .tuning: [.stage, .tint, .backdrop, .teaser, .night, .flat, .text, .quote, .product, .collage, .spotlight],
-            .heldOut: [.meme, .post, .chart, .map],
+            .tuning: [
+                .stage, .tint, .backdrop, .teaser, .night, .flat, .text, .quote, .product, .collage, .spotlight, .meme,
+                .post, .chart, .map,
+            ],
+            .heldOut: [.ticket, .slide, .weather, .calendar],
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {
@@ -276,6 +279,7 @@ enum RepostBench {
                         for way in [a.measured(within: b), b.measured(within: a)] {
                             ways +=
                                 "\tway \(number(way.distance)) screen \(number(way.screen)) coarse \(number(way.coarse))"
+                                + " range \(number(way.range)) strict \(number(way.strict)) scale \(number(way.scale))"
                             if way.distance <= DetailSignature.samePictureThreshold {
                                 let before = widest[pair.half] ?? (0, 0)
                                 widest[pair.half] = (max(before.screen, way.screen), max(before.coarse, way.coarse))

@@ -95,7 +95,49 @@ struct HistoryTests {
         #expect(history.postIDs == ["1859170000000000101"])
         #expect(history.mediaKeys == ["3_1859170000000100101"])
         #expect(history.pictures.isEmpty)
-        #expect(History().schema == 2)
+        #expect(History().schema == 3)
+    }
+
+    @Test func aSchemaTwoHistoryStillLoadsAndItsPicturesAreComparedWithoutFineCells() throws {
+        let jpeg = try TestJPEG.jpeg(
+            LayoutFamily.meme.picture(seed: 2, width: 544, height: 680),
+            width: 544,
+            height: 680
+        )
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: jpeg, size: .small)
+        let identity = try #require(PictureIdentity.of(jpeg: thumbnail))
+        #expect(identity.detail.fine != nil)
+        // Written before records kept fine cells: the hash and the detail signature only.
+        let json = """
+            {"schema":2,"records":[{"post_id":"1859170000000000101","media_key":"3_1859170000000100101",
+            "hash":"\(identity.hash.description)","detail":"\(identity.detail.base64)",
+            "shown_at":"2026-11-22T09:00:00Z","generation":"2026-11-22T09:00:00Z"}]}
+            """
+        let history = try InstantFormat.jsonDecoder().decode(History.self, from: Data(json.utf8))
+        #expect(history.schema == 2)
+        let shown = try #require(history.pictures["3_1859170000000100101"]).identity
+        #expect(shown.detail.fine == nil)
+        #expect(shown.detail.bytes == identity.detail.bytes)
+        #expect(shown.isSamePicture(as: identity))
+        // Written now: the fine cells come back.
+        var current = History()
+        current.records = [
+            History.Record(
+                postID: "1859170000000000101",
+                mediaKey: "3_1859170000000100101",
+                hash: identity.hash.description,
+                detail: identity.detail.base64,
+                fine: identity.detail.fineBase64,
+                shownAt: Self.t0,
+                generation: Self.t0
+            )
+        ]
+        let loaded = try InstantFormat.jsonDecoder().decode(
+            History.self,
+            from: InstantFormat.jsonEncoder().encode(current)
+        )
+        #expect(loaded.schema == 3)
+        #expect(loaded.pictures["3_1859170000000100101"]?.identity == identity)
     }
 
     @Test func historyIsBounded() throws {

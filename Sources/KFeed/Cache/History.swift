@@ -25,13 +25,18 @@ package struct History: Codable, Sendable, Hashable {
         /// alone cannot tell a repost from a picture of the same layout). They are not recomputed: the thumbnails
         /// of pictures shown days ago are gone from the cache, and the window ages such records out within days.
         package var detail: String?
+        /// The fine lightness cells of its thumbnail (``DetailSignature/fineBase64``), nil for a placeholder. Records
+        /// written before kfeed kept them (schema 2) have none: their pictures are compared as before, without the
+        /// fine test that tells apart two pictures at one scale that differ in small detail (other words over one
+        /// photo); the window ages such records out within days.
+        package var fine: String?
         /// When the entry became current.
         package var shownAt: Date
         /// The `generated_at` of the timeline that scheduled it.
         package var generation: Date
 
         private enum CodingKeys: String, CodingKey {
-            case hash, detail
+            case hash, detail, fine
             case postID = "post_id"
             case mediaKey = "media_key"
             case shownAt = "shown_at"
@@ -39,9 +44,10 @@ package struct History: Codable, Sendable, Hashable {
         }
     }
 
-    /// The schema version: 2 since records keep a ``DetailSignature`` (`detail`); a schema-1 file still loads,
-    /// its records without one.
-    package var schema = 2
+    /// The schema version: 3 since records keep the fine cells of a ``DetailSignature`` (`fine`), 2 since they keep
+    /// one (`detail`); a schema-2 file still loads, its records without fine cells, and a schema-1 file, its records
+    /// without either.
+    package var schema = 3
     /// The records, oldest first.
     package var records: [Record] = []
 
@@ -79,7 +85,7 @@ package struct History: Codable, Sendable, Hashable {
         var pictures: [String: (identity: PictureIdentity, shownAt: Date)] = [:]
         for record in records {
             guard let hash = record.hash.flatMap(PerceptualHash.init),
-                let detail = record.detail.flatMap(DetailSignature.init(base64:))
+                let detail = record.detail.flatMap({ DetailSignature(base64: $0, fine: record.fine) })
             else { continue }
             pictures[record.mediaKey] = (PictureIdentity(hash: hash, detail: detail), record.shownAt)
         }
@@ -104,6 +110,7 @@ package struct History: Codable, Sendable, Hashable {
                     mediaKey: entry.media.key,
                     hash: identity?.hash.description,
                     detail: identity?.detail.base64,
+                    fine: identity?.detail.fineBase64,
                     shownAt: entry.date,
                     generation: manifest.generatedAt
                 )
