@@ -91,17 +91,22 @@ struct PictureIdentityTests {
     func aTenPercentBorderAroundSharpDetailIsTheSamePicture(kind: String) throws {
         // Framed, the picture is shown smaller, so the framed copy's cells blur its sharp tiles and edges: compared
         // cell for cell with the unframed picture's sharper cells, these were over the threshold (3.1–3.3) until the
-        // unframed cells were blurred to the framed copy's cell footprint. (Teaser member 0 held too while the cells
-        // came from the thumbnail's 1/8 scale; from its 1/4 scale, since the fine cells were added, its white border
-        // scores 3.30: such borders are among the misses `bench/reposts.sh` reports.)
-        for (family, seed) in [(LayoutFamily.collage, 1)] {
-            let source = try Self.member(family, seed)
-            let original = try Self.identity(source)
-            let repost = try Self.identity(try Repost.copy(source, kind: kind))
-            #expect(
-                original.isSamePicture(as: repost),
-                "\(family) \(seed): detail \(original.detail.distance(to: repost.detail))"
-            )
+        // unframed cells were blurred to the framed copy's cell footprint.
+        let source = try Self.member(.collage, 1)
+        let original = try Self.identity(source)
+        let repost = try Self.identity(try Repost.copy(source, kind: kind))
+        #expect(original.isSamePicture(as: repost), "detail \(original.detail.distance(to: repost.detail))")
+    }
+
+    @Test func aTenPercentWhiteBorderAroundTeaserMemberZeroIsAKnownMiss() throws {
+        // Caught while the cells came from the thumbnail's 1/8 scale; from its 1/4 scale (since the fine cells) the
+        // white border scores 3.30 against the threshold of 3, one of the misses `bench/reposts.sh` reports. Kept
+        // as a known issue so that a rule that catches it again says so here.
+        let source = try Self.member(.teaser, 0)
+        let original = try Self.identity(source)
+        let repost = try Self.identity(try Repost.copy(source, kind: "border 10 % white"))
+        withKnownIssue("a 10 % white border around teaser member 0 scores 3.30") {
+            #expect(original.isSamePicture(as: repost), "detail \(original.detail.distance(to: repost.detail))")
         }
     }
 
@@ -118,11 +123,9 @@ struct PictureIdentityTests {
     }
 
     @Test(arguments: [LayoutFamily.chart, .map])
-    func membersOfTheHeldOutChartAndMapFamiliesAreDistinct(family: LayoutFamily) throws {
-        // Two of `bench/reposts.sh`'s held-out families (written before the rule was last changed): bar charts of
-        // one style with other data, street maps of one style with other streets and pins. (Its memes, one photo
-        // under other words, and its post screenshots, one layout with other words, are not all kept apart: the
-        // bench reports them.)
+    func membersOfTheChartAndMapFamiliesAreDistinct(family: LayoutFamily) throws {
+        // Two of `bench/reposts.sh`'s families (held out until a rule change was measured on them, tuned on since):
+        // bar charts of one style with other data, street maps of one style with other streets and pins.
         let identities = try (0..<10).map { try Self.identity(Self.member(family, $0)) }
         let same = Self.sameAsAnother(identities)
         #expect(same.isEmpty, "\(same)")
