@@ -1,5 +1,6 @@
 import Foundation
 import KFeed
+import KFeedBase
 import KFeedImages
 import KFeedTestSupport
 
@@ -11,6 +12,9 @@ import KFeedTestSupport
 /// widget thumbnails of the corpus photos in `--photos` and of every ``LayoutFamily`` (look-alikes: many hash
 /// candidates, the costly case), new ones of seeds no shown one has. Prints the comparisons, the hash candidates,
 /// and the CPU time of the step (history decoded from its stored form, then the comparisons), median of `--runs`.
+/// Then what `history.json` itself costs a refresh, which reads and rewrites it whole: its size, and the CPU time to
+/// decode it, to make its pictures' identities and to encode it again, with a week's records and with
+/// ``History/maxRecords``.
 enum HistoryBench {
     static func run(_ arguments: [String]) throws {
         var shownCount = 170
@@ -56,21 +60,15 @@ enum HistoryBench {
         }
         let new = try (0..<newCount).map { try member($0, seedBase: 1_000) }
         // As `history.json` stores them.
-        let stored = shown.map { ($0.hash.description, $0.detail.base64, $0.detail.fineBase64) }
+        let stored = shown.map { (hash: $0.hash.description, detail: $0.detail.base64, fine: $0.detail.fineBase64) }
 
-        // The thread's CPU time, not the wall: the machine is shared.
-        func cpu() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
-        }
         var milliseconds: [Double] = []
         var comparisons = 0
         var candidates = 0
         var same = 0
         for _ in 0..<runs {
             same = 0
-            let start = cpu()
+            let start = threadCPU()
             do {
                 let history = stored.compactMap { hash, detail, fine -> PictureIdentity? in
                     guard let hash = PerceptualHash(hash), let detail = DetailSignature(base64: detail, fine: fine)
@@ -87,7 +85,7 @@ enum HistoryBench {
                     if earlier.isEmpty && before.isEmpty { taken.append(picture) }
                 }
             }
-            milliseconds.append(cpu() - start)
+            milliseconds.append(threadCPU() - start)
         }
         // The pairs the step compared, counted apart from its timing.
         var taken: [PictureIdentity] = []
@@ -101,6 +99,12 @@ enum HistoryBench {
             if !others.contains(where: picture.isSamePicture) { taken.append(picture) }
         }
         milliseconds.sort()
+        // With a week's records and with the most kept; the latter also without the fine cells (as schema 2 kept
+        // them), to show what they cost.
+        var files = try [shown.count, History.maxRecords].map { try fileCost(of: stored, records: $0, runs: runs) }
+        files.append(
+            try fileCost(of: stored.map { ($0.hash, $0.detail, nil) }, records: History.maxRecords, runs: runs)
+        )
         print("==================== kfeed repost check against a week of history ====================")
         print("history: \(shown.count) pictures shown; checked: \(new.count) new pictures")
         print("comparisons \(comparisons), hash candidates \(candidates), called the same \(same)")
@@ -114,6 +118,65 @@ enum HistoryBench {
                 milliseconds[milliseconds.count / 2] / Double(max(1, candidates))
             )
         )
+        for file in files {
+            let what = "history.json, \(file.records) records\(file.fine ? "" : " without fine cells")"
+            let cost = String(
+                format: "%.0f KiB; decode %.1f ms, identities %.1f ms, encode %.1f ms of CPU",
+                Double(file.bytes) / 1024,
+                file.decode,
+                file.identities,
+                file.encode
+            )
+            print("\(what): \(cost)")
+        }
         print("=======================================================================================")
+    }
+
+    /// `history.json` with `records` records (the stored pictures in turn) as a refresh reads and writes it: its
+    /// size, and the median CPU milliseconds of `runs` to decode it, to make its pictures' identities
+    /// (``History/pictures``) and to encode it.
+    static func fileCost(
+        of stored: [(hash: String, detail: String, fine: String?)],
+        records count: Int,
+        runs: Int
+    ) throws -> (records: Int, fine: Bool, bytes: Int, decode: Double, identities: Double, encode: Double) {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let records: [[String: Any]] = (0..<count).map { index in
+            let picture = stored[index % stored.count]
+            let shownAt = InstantFormat.string(from: start.addingTimeInterval(Double(index) * 3_600))
+            var record: [String: Any] = [
+                "post_id": String(1_859_000_000_000_000_000 + index), "media_key": "3_\(index)",
+                "hash": picture.hash, "detail": picture.detail, "shown_at": shownAt, "generation": shownAt,
+            ]
+            record["fine"] = picture.fine
+            return record
+        }
+        let seed = try JSONSerialization.data(withJSONObject: ["schema": 3, "records": records])
+        // As the cache stores it: written by the cache's encoder.
+        let data = try InstantFormat.jsonEncoder().encode(
+            InstantFormat.jsonDecoder().decode(History.self, from: seed)
+        )
+        var (decode, identities, encode): ([Double], [Double], [Double]) = ([], [], [])
+        for _ in 0..<runs {
+            var begin = threadCPU()
+            let history = try InstantFormat.jsonDecoder().decode(History.self, from: data)
+            decode.append(threadCPU() - begin)
+            begin = threadCPU()
+            let pictures = history.pictures
+            identities.append(threadCPU() - begin)
+            guard pictures.count == count else { throw ImageBench.BenchError("\(pictures.count) of \(count) pictures") }
+            begin = threadCPU()
+            _ = try InstantFormat.jsonEncoder().encode(history)
+            encode.append(threadCPU() - begin)
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return (count, stored.first?.fine != nil, data.count, median(decode), median(identities), median(encode))
+    }
+
+    /// The calling thread's CPU time in milliseconds (not the wall: the machine is shared).
+    static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
     }
 }
