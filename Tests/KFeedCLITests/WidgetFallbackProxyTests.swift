@@ -55,7 +55,14 @@ struct WidgetFallbackProxyTests {
         if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
         kill(server.process.processIdentifier, SIGSTOP)
         let updating = Task { try await CurlTransport().send(HTTPRequest(url: widget)) }
-        try await Task.sleep(for: .seconds(2))
+        // Until nginx's request for the fresh copy waits, unread, at the stopped kfeed: a fixed sleep here was too
+        // short once on a machine at load 10.
+        var waiting = false
+        for _ in 0..<300 where !waiting {
+            try await Task.sleep(for: .milliseconds(20))
+            waiting = try Self.requestWaits(atPort: server.port)
+        }
+        #expect(waiting, "nginx's request for a fresh copy did not reach kfeed within 6 s")
         let late = try await transport.send(HTTPRequest(url: widget))
         kill(server.process.processIdentifier, SIGCONT)
         let fresh = try await updating.value
@@ -79,6 +86,20 @@ struct WidgetFallbackProxyTests {
         #expect(fresh.status == 200 && !Self.html(fresh).contains("data-until=\"\(InstantFormat.string(from: end))\""))
         await nginx.stop()
         #expect((await server.stop()).status == 0)
+    }
+
+    /// Whether a connection to local `port` holds bytes its server has not read (`/proc/net/tcp`: an established
+    /// socket whose receive queue is not empty).
+    private static func requestWaits(atPort port: Int) throws -> Bool {
+        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        return table.split(separator: "\n").dropFirst().contains { line in
+            // sl, local address (hex IP:port), remote address, state (01: established), tx_queue:rx_queue, …
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[3] == "01", let local = fields[1].split(separator: ":").last,
+                Int(local, radix: 16) == port, let unread = fields[4].split(separator: ":").last
+            else { return false }
+            return (Int(unread, radix: 16) ?? 0) > 0
+        }
     }
 
     private static func html(_ response: KFeedHTTP.HTTPResponse) -> String {
