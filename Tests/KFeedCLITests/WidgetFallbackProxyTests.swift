@@ -91,7 +91,10 @@ struct WidgetFallbackProxyTests {
     /// Whether a connection to local `port` holds bytes its server has not read (`/proc/net/tcp`: an established
     /// socket whose receive queue is not empty).
     private static func requestWaits(atPort port: Int) throws -> Bool {
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        // Read to the end: the kernel writes the table a page at a time, and a busy suite has hundreds of sockets.
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
+        defer { try? file.close() }
+        let table = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
         return table.split(separator: "\n").dropFirst().contains { line in
             // sl, local address (hex IP:port), remote address, state (01: established), tx_queue:rx_queue, …
             let fields = line.split(separator: " ")
