@@ -55,8 +55,8 @@ struct WidgetFallbackProxyTests {
         if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
         kill(server.process.processIdentifier, SIGSTOP)
         let updating = Task { try await CurlTransport().send(HTTPRequest(url: widget)) }
-        // Until nginx's request for the fresh copy waits, unread, at the stopped kfeed: a fixed sleep here was too
-        // short once on a machine at load 10.
+        // Until nginx's request for the fresh copy waits, unread, at the stopped kfeed (a fixed sleep may end before
+        // nginx has sent it, on a busy machine).
         var waiting = false
         for _ in 0..<300 where !waiting {
             try await Task.sleep(for: .milliseconds(20))
