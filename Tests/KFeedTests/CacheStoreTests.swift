@@ -160,6 +160,27 @@ struct CacheStoreTests {
         }
     }
 
+    @Test func theSweepPassesOverATempFileStillBeingWrittenAndRemovesALeftoverOne() throws {
+        try TemporaryDirectory.with { directory in
+            let store = CacheStore(directory: directory)
+            try store.prepare()
+            let manifest = try Self.manifest()
+            try store.commit(manifest)
+            // One temp file staged by this process (a write running beside the sweep, as the ledger's does), one
+            // left by a killed run.
+            let writing = try store.stage(manifest)
+            let leftover = directory.appendingPathComponent(".tmp-0F0E0D0C-0B0A-0908-0706-050403020100")
+            try Data("killed".utf8).write(to: leftover)
+            store.sweep(current: manifest, previous: nil)
+            #expect(FileManager.default.fileExists(atPath: writing.temporary))
+            #expect(!FileManager.default.fileExists(atPath: leftover.path))
+            try store.commit(writing)
+            store.sweep(current: manifest, previous: nil)
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!names.contains { $0.hasPrefix(".tmp-") })
+        }
+    }
+
     @Test func filesThatCannotBeReadAreNamedAndNoSymlinkIsFollowed() throws {
         try TemporaryDirectory.with { directory in
             let store = CacheStore(directory: directory)

@@ -1,5 +1,6 @@
 import Foundation
 import KFeedBase
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +17,16 @@ struct CacheDirectory: Sendable {
 
     /// The prefix of the probe file ``prepare(subdirectories:)`` writes and removes.
     static let probePrefix = ".write-probe-"
+
+    /// The temp files this process is writing, by path, from ``stage(_:to:)`` until they are installed or removed:
+    /// the sweep of leftovers passes over them, so that a write running beside it (the ledger's) keeps its file.
+    private static let inFlight = Mutex<Set<String>>([])
+
+    /// Whether `relative` is a temp file this process is still writing.
+    func isBeingWritten(_ relative: String) -> Bool {
+        let path = path(relative)
+        return Self.inFlight.withLock { $0.contains(path) }
+    }
 
     private static let directoryMode: mode_t = 0o755
     private static let fileMode: mode_t = 0o644
@@ -148,8 +159,13 @@ struct CacheDirectory: Sendable {
         let final = path(relative)
         let directory = (final as NSString).deletingLastPathComponent
         let temporary = "\(directory)/.tmp-\(UUID().uuidString)"
+        Self.inFlight.withLock { _ = $0.insert(temporary) }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
-        guard descriptor >= 0 else { throw writeError(final, errno) }
+        guard descriptor >= 0 else {
+            let failure = errno
+            Self.inFlight.withLock { _ = $0.remove(temporary) }
+            throw writeError(final, failure)
+        }
         var failure: Int32 = 0
         fchmod(descriptor, Self.fileMode)
         data.withUnsafeBytes { buffer in
@@ -168,6 +184,7 @@ struct CacheDirectory: Sendable {
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
+            Self.inFlight.withLock { _ = $0.remove(temporary) }
             throw writeError(final, failure)
         }
         return Staged(temporary: temporary, final: final)
@@ -177,6 +194,7 @@ struct CacheDirectory: Sendable {
     /// `syncDirectory`) fsyncs its directory.
     /// - Throws: as ``write(_:to:syncDirectory:)``; a temp file that could not be renamed is removed.
     func install(_ staged: Staged, syncDirectory: Bool = true) throws {
+        defer { Self.inFlight.withLock { _ = $0.remove(staged.temporary) } }
         guard rename(staged.temporary, staged.final) == 0 else {
             let failure = errno
             unlink(staged.temporary)
@@ -188,6 +206,7 @@ struct CacheDirectory: Sendable {
     /// Removes a staged file that will not be installed.
     func discard(_ staged: Staged) {
         unlink(staged.temporary)
+        Self.inFlight.withLock { _ = $0.remove(staged.temporary) }
     }
 
     /// fsyncs a directory so renames in it survive a crash.

@@ -317,7 +317,7 @@ public struct CacheStore: Sendable {
 
     /// Removes the images, avatars, renders and placeholders that neither `current` nor `previous` names (a reader
     /// that has just read the previous manifest still finds every file it names) nor `spares` lists, and temp files
-    /// of killed runs.
+    /// of killed runs (not those this process is still writing: ``CacheDirectory/isBeingWritten(_:)``).
     /// - Parameters:
     ///   - current: the timeline just committed.
     ///   - previous: the timeline it replaced.
@@ -336,7 +336,8 @@ public struct CacheStore: Sendable {
         let keep = Self.files(of: current).union(previous.map(Self.files) ?? []).union(spares)
         var removed = 0
         for name in files.names(in: nil) {
-            let isLeftover = name.hasPrefix(".tmp-") || name.hasPrefix(CacheDirectory.probePrefix)
+            let isLeftover =
+                (name.hasPrefix(".tmp-") && !files.isBeingWritten(name)) || name.hasPrefix(CacheDirectory.probePrefix)
             let isOldPlaceholder = Self.isPlaceholderPath(name) && !keep.contains(name)
             if (isLeftover || isOldPlaceholder) && files.remove(name) { removed += 1 }
         }

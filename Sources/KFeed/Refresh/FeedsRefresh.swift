@@ -94,7 +94,6 @@ package struct FeedsRefresh: Sendable {
                 posts: share,
                 lookupReserve: budget.isLimited && !due.lookupOnly ? reserved / feeds.count : 0,
                 renewsAt: Ledger.nextDay(after: now),
-                settle: { writes.wait() },
                 read: { read in
                     book.withLock {
                         _ = $0.record(read.posts, users: read.users, lookup: read.lookup, by: feed.name, at: now)

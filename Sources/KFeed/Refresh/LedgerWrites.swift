@@ -31,9 +31,8 @@ final class LedgerWrites: Sendable {
         if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 
-    /// Waits for the writes asked for (a failure is kept for ``finish(_:)``): before a refresh sweeps the temp files
-    /// of its cache directory (where a one-feed cache keeps its ledger), and when a run ends, so that none outlives
-    /// the spending lock.
+    /// Waits for the writes asked for (a failure is kept for ``finish(_:)``): when a run ends, so that none outlives
+    /// the spending lock. (A sweep running beside one passes over its temp file: ``CacheDirectory/isBeingWritten(_:)``.)
     func wait() {
         queue.sync {}
     }

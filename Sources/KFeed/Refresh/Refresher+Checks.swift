@@ -172,7 +172,6 @@ extension Refresher {
         try store.write(run.checks.trimmed(keeping: manifest, at: run.now))
         try store.commit(manifest)
         try store.write(run.state)
-        run.budget?.settle()
         store.sweep(current: manifest, previous: previous, withdrawn: run.withdrawn)
         store.log(
             "took \(run.withdrawn.count) posts out of the timeline (gone from X, or not checked within "

@@ -406,7 +406,6 @@ extension Refresher {
                 now: run.now,
                 size: settings.size
             ) : []
-        run.budget?.settle()
         summary.removed = store.sweep(
             current: manifest,
             previous: run.previous,

@@ -130,22 +130,17 @@ public struct Refresher: Sendable {
         /// Posts beyond ``posts`` kept for the lookup of the entry that bridges a timeline the cap cut short to the
         /// cap's renewal (the day's reads cannot confirm it that long).
         package var lookupReserve: Int
-        /// Called before the sweep, which removes the temp files it finds in the cache directory: returns once what
-        /// `read` started writing there (the ledger of a cache without a feeds file) is written.
-        package var settle: @Sendable () -> Void
 
         /// Creates a budget.
         package init(
             posts: Int,
             lookupReserve: Int = 0,
             renewsAt: Date,
-            settle: @escaping @Sendable () -> Void = {},
             read: @escaping @Sendable (Billed) -> Void
         ) {
             self.posts = posts
             self.lookupReserve = lookupReserve
             self.renewsAt = renewsAt
-            self.settle = settle
             self.read = read
         }
     }
@@ -482,7 +477,6 @@ public struct Refresher: Sendable {
         }
         try store.commit(manifest)
         summary.placeholders = manifest.entries.filter(\.placeholder).count
-        run.budget?.settle()
         summary.removed = store.sweep(current: manifest, previous: previous)
         store.log("rendered \(summary.rendered) display pictures the timeline lacked; no search", at: run.now)
         return .refreshed(manifest, summary)
