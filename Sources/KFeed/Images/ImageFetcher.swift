@@ -3,7 +3,6 @@ import KFeedBase
 package import KFeedHTTP
 package import KFeedImages
 package import Logging
-import Synchronization
 
 /// Downloads and downscales images: every download in flight at once through the transport, decodes one per core
 /// and within a memory budget. Each failure becomes a short reason, never an error.
@@ -95,7 +94,7 @@ package struct ImageFetcher: Sendable {
                 group.addTask {
                     switch await make(job) {
                     case .success(let image, let identity):
-                        try await Self.onOwnThread { try store(job.path, image) }
+                        try await FileWriters.run { try store(job.path, image) }
                         return (job.path, .stored(identity))
                     case .failure(let reason):
                         return (job.path, .failed(reason))
@@ -110,22 +109,6 @@ package struct ImageFetcher: Sendable {
             return results
         }
     }
-
-    /// Runs blocking `work` (a file written and fsynced) off the cooperative pool, on one of ``writers`` in turn.
-    /// On the cooperative pool (two threads on a 2-core machine) an fsync's wait (0.4 ms typically, a few ms at
-    /// worst) would hold one of its threads, and with it the downloads finishing and the decodes waiting to start.
-    static func onOwnThread(_ work: @escaping @Sendable () throws -> Void) async throws {
-        let queue = writers[nextWriter.add(1, ordering: .relaxed).oldValue % writers.count]
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
-    /// Where images are written: four serial queues, each a thread of its own (serial queues get threads apart from
-    /// the pool that runs Swift's tasks, which a concurrent queue would share), reused from one write to the next
-    /// rather than started for each (a refresh writes 56 images); four writes, mostly fsyncs' waits, at once.
-    private static let writers = (0..<4).map { DispatchQueue(label: "kfeed.image-writes.\($0)") }
-    private static let nextWriter = Atomic<Int>(0)
 
     /// What became of one job before the store: the downscaled JPEG (and its identity, when asked for), or why
     /// there is none.

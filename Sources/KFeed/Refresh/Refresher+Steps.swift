@@ -224,7 +224,7 @@ extension Refresher {
         // compared and the timeline made (awaited before it is returned, and so before the commit: on every way out
         // of this scope, a throw included).
         let store = self.store
-        async let synced: Void = ImageFetcher.onOwnThread { try store.syncSubdirectories() }
+        async let synced: Void = FileWriters.run { try store.syncSubdirectories() }
         let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
@@ -360,7 +360,8 @@ extension Refresher {
             if let file = staged.withLock({ $0 }) { store.discard(file) }
             throw error
         }
-        if let file = staged.withLock({ $0 }) { try store.commit(file) } else { try store.commit(manifest) }
+        // Set by the last of the writes, which all succeeded.
+        try store.commit(staged.withLock { $0 }!)
     }
 
     /// Runs `work` side by side (on every core, blocking the caller until all are done) and throws the first error

@@ -4,7 +4,7 @@ import Testing
 
 @testable import KFeed
 
-struct ImageFetcherTests {
+struct FileWritersTests {
     struct WriteFailed: Error, Equatable {}
 
     /// The calling thread, read outside the async context.
@@ -13,9 +13,9 @@ struct ImageFetcherTests {
     @Test func blockingWorkRunsOnAThreadOfItsOwnAndItsErrorComesBack() async throws {
         let caller = Self.currentThread()
         let worker = Mutex<pthread_t?>(nil)
-        try await ImageFetcher.onOwnThread { worker.withLock { $0 = pthread_self() } }
+        try await FileWriters.run { worker.withLock { $0 = pthread_self() } }
         let ran = try #require(worker.withLock { $0 })
         #expect(pthread_equal(ran, caller) == 0)
-        await #expect(throws: WriteFailed()) { try await ImageFetcher.onOwnThread { throw WriteFailed() } }
+        await #expect(throws: WriteFailed()) { try await FileWriters.run { throw WriteFailed() } }
     }
 }
