@@ -68,7 +68,7 @@ enum HistoryBench {
         var same = 0
         for _ in 0..<runs {
             same = 0
-            let start = threadCPU()
+            let start = threadCPUMilliseconds()
             do {
                 let history = stored.compactMap { hash, detail, fine -> PictureIdentity? in
                     guard let hash = PerceptualHash(hash), let detail = DetailSignature(base64: detail, fine: fine)
@@ -85,7 +85,7 @@ enum HistoryBench {
                     if earlier.isEmpty && before.isEmpty { taken.append(picture) }
                 }
             }
-            milliseconds.append(threadCPU() - start)
+            milliseconds.append(threadCPUMilliseconds() - start)
         }
         // The pairs the step compared, counted apart from its timing.
         var taken: [PictureIdentity] = []
@@ -158,25 +158,18 @@ enum HistoryBench {
         )
         var (decode, identities, encode): ([Double], [Double], [Double]) = ([], [], [])
         for _ in 0..<runs {
-            var begin = threadCPU()
+            var begin = threadCPUMilliseconds()
             let history = try InstantFormat.jsonDecoder().decode(History.self, from: data)
-            decode.append(threadCPU() - begin)
-            begin = threadCPU()
+            decode.append(threadCPUMilliseconds() - begin)
+            begin = threadCPUMilliseconds()
             let pictures = history.pictures
-            identities.append(threadCPU() - begin)
+            identities.append(threadCPUMilliseconds() - begin)
             guard pictures.count == count else { throw ImageBench.BenchError("\(pictures.count) of \(count) pictures") }
-            begin = threadCPU()
+            begin = threadCPUMilliseconds()
             _ = try InstantFormat.jsonEncoder().encode(history)
-            encode.append(threadCPU() - begin)
+            encode.append(threadCPUMilliseconds() - begin)
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return (count, stored.first?.fine != nil, data.count, median(decode), median(identities), median(encode))
-    }
-
-    /// The calling thread's CPU time in milliseconds (not the wall: the machine is shared).
-    static func threadCPU() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
     }
 }

@@ -238,19 +238,14 @@ enum RepostBench {
         )
         // What a refresh pays: `isSamePicture(as:)` on every distinct pair (most are not hash candidates), in the
         // thread's CPU time (the machine is shared).
-        func cpu() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
-        }
         let candidates = distinct.filter(\.isCandidate)
         var sameCount = 0
-        var start = cpu()
+        var start = threadCPUMilliseconds()
         for pair in candidates where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
-        let candidateTime = cpu() - start
-        start = cpu()
+        let candidateTime = threadCPUMilliseconds() - start
+        start = threadCPUMilliseconds()
         for pair in distinct where pair.first.identity.isSamePicture(as: pair.second.identity) { sameCount += 1 }
-        let allTime = cpu() - start
+        let allTime = threadCPUMilliseconds() - start
         print(
             String(
                 format: "time: isSamePicture %.3f ms of CPU a distinct hash-candidate pair (%d), %.4f ms a distinct "
