@@ -137,19 +137,9 @@ final class RunningNginx: @unchecked Sendable {
 
     /// A port nothing listens on now (bound to 127.0.0.1:0 and released).
     private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound else { throw Failure(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (descriptor, port) = try LoopbackPort.bound()
+        close(descriptor)
+        return port
     }
 
     /// nginx's error log so far.

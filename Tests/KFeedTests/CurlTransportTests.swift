@@ -418,12 +418,13 @@ struct CurlTransportTests {
 
     @Test func reportsARefusedConnection() async throws {
         let transport = try CurlTransport()
-        let baseURL = try await LoopbackServer.with(responding: .text("ok")) { $0 }  // stopped: nothing listens now
-        let error = await #expect(throws: KFeedError.self) {
-            try await transport.send(HTTPRequest(url: try Self.url(baseURL, "/gone")))
+        // A port bound and not listening (a stopped server's port could be another test's server by now).
+        try await LoopbackPort.refusing { port in
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/gone"))
+            let error = await #expect(throws: KFeedError.self) { try await transport.send(HTTPRequest(url: url)) }
+            #expect(error?.code == .transport)
+            #expect(error?.message.contains("127.0.0.1:\(port)") == true)
         }
-        #expect(error?.code == .transport)
-        #expect(error?.message.contains("127.0.0.1:\(baseURL.port ?? 0)") == true)
     }
 
     @Test func cancellationAbortsTheTransfer() async throws {
