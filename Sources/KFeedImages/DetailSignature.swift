@@ -24,7 +24,9 @@ import Foundation
 ///
 /// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
 /// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
-/// only in their words over one photo or layout would pass.
+/// only in their words over one photo or layout would pass. Where one frame is a framed part of the other
+/// (``framedScale``), a way a little over the threshold (``framedAllowance(_:)``) is the same picture when the fine
+/// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
