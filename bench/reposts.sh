@@ -11,10 +11,10 @@
 # the score-card, receipt, lyrics-card, leaderboard and photo-grid families and 10 pictures of Debian packages no
 # earlier half used (scikit-learn's two sample photos, matplotlib's Grace Hopper portrait, Eterm's two backgrounds,
 # lomiri-wallpapers' Warty wallpaper, GIMP's splash, mascot and two script pictures), each made a JPEG (vips, quality
-# 95) in HELD (default /tmp/kfeed-heldout4). In each half also four overlapping regions of each photo. Reposts of 21 kinds of every photo
-# and of four members of every family. Prints per family and per half the distinct pairs called the same and the
-# reposts caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the
-# held-out half misses a goal.
+# 95) in HELD (default /tmp/kfeed-heldout4). In each half also four overlapping regions of each photo. Reposts of
+# 21 kinds of every photo and of four members of every family. Prints per family and per half the distinct pairs
+# called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity
+# takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
@@ -87,8 +87,8 @@ HELD_SOURCES=("$sklearn/china.jpg" "$sklearn/flower.jpg" usr/share/matplotlib/mp
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
-# line), unpacks them in DIR/root and makes each source a JPEG (sRGB, flattened on white, quality 95) named by NAMING: "file" (its file
-# name) or "folder" (its folder's name, a dash, its file name).
+# line), unpacks them in DIR/root and makes each source a JPEG (sRGB, flattened on white, quality 95) named by
+# NAMING: "file" (its file name) or "folder" (its folder's name, a dash, its file name).
 unpack() {
   local dir=$1 naming=$2 pinned source name
   shift 2
