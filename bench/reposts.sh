@@ -2,22 +2,25 @@
 # Repost detection on both of its sides, measured where it was not tuned (kfeed-bench reposts;
 # Sources/kfeed-bench/RepostBench.swift). Two halves. The tuning half, on which DetailSignature's thresholds are set:
 # the stage, tint, backdrop, teaser, night, flat-and-noise, text, quote-card, product-shot, collage, spotlight, meme,
-# post-screenshot, chart and map look-alike families, the bundled sample's pictures, corpus photos 01–24, wallpapers
-# from Debian's lomiri-wallpapers, ukui-wallpapers, mate-backgrounds and plasma-workspace-wallpapers packages and the
-# pictures of scikit-image, OpenCV's sample data and GNOME's backgrounds (all of this was the tuning or an earlier
-# held-out half, whose results have been seen). The held-out half, written on 2026-11-27 (04:20 UTC) before the rule
-# it measures was changed and only measured (once, 05:01–05:08 UTC; bench/README.md): the ticket, slide,
-# weather-card and calendar-page families and 17 pictures of Debian packages no earlier half used (Xfce's and sway's
-# backgrounds, desktop-base's boot and GRUB backgrounds, ImageMagick's documentation pictures), each made a JPEG
-# (vips, quality 95) in HELD (default /tmp/kfeed-heldout3). In each half also four overlapping regions of each photo.
-# Reposts of 21 kinds of every photo and of four members of every family. Prints per family and per half the
-# distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time
-# an identity takes; exits 1 when the held-out half misses a goal.
+# post-screenshot, chart, map, ticket, slide, weather-card and calendar-page look-alike families, the bundled
+# sample's pictures, corpus photos 01–24, wallpapers from Debian's lomiri-wallpapers-16.04/20.04, ukui-wallpapers,
+# mate-backgrounds and plasma-workspace-wallpapers packages, the pictures of scikit-image, OpenCV's sample data and
+# GNOME's backgrounds, and those of Xfce's, sway's and desktop-base's backgrounds and ImageMagick's documentation
+# (all of this was the tuning or an earlier held-out half, whose results have been seen). The held-out half, written
+# on 2026-11-27 (07:10 UTC) before the rule it measures was changed, and measured once (07:40–07:48; bench/README.md):
+# the score-card, receipt, lyrics-card, leaderboard and photo-grid families and 10 pictures of Debian packages no
+# earlier half used (scikit-learn's two sample photos, matplotlib's Grace Hopper portrait, Eterm's two backgrounds,
+# lomiri-wallpapers' Warty wallpaper, GIMP's splash, mascot and two script pictures), each made a JPEG (vips, quality
+# 95) in HELD (default /tmp/kfeed-heldout4). In each half also four overlapping regions of each photo. Reposts of
+# 21 kinds of every photo and of four members of every family. Prints per family and per half the distinct pairs
+# called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity
+# takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
-#   the held-out packages are downloaded (apt-get download) and unpacked in HELD, not installed
+#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3 and HELD, not installed; a
+#   pinned version gone from the mirror (a point release replaced it) is replaced by the current one, said in a line
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,24 +58,37 @@ PRIOR_SOURCES=("$skimage/astronaut.png" "$skimage/motorcycle_left.png" "$skimage
   "$opencv/chicky_512.png" "$opencv/baboon.jpg" "$opencv/fruits.jpg" "$opencv/building.jpg" "$opencv/smarties.png"
   "$opencv/butterfly.jpg" "$opencv/messi5.jpg" "$opencv/squirrel_cls.jpg" "$opencv/aero1.jpg"
   usr/share/backgrounds/gnome/wood-l.webp usr/share/backgrounds/gnome/licorice-l.webp)
-# Held out (written 2026-11-27 04:20, before the rule it measures was changed): real pictures of packages no earlier
-# half used — Xfce's and sway's backgrounds, Debian's desktop-base boot and GRUB backgrounds (one a theme), and
-# ImageMagick's documentation pictures (a photo, drawings, a fractal, a screenshot, a tall contact sheet) — unpacked
-# in HELD (default /tmp/kfeed-heldout3), each named by its folder and file.
-HELD=${HELD:-/tmp/kfeed-heldout3}
+# Held out from 2026-11-27 04:20 until that day's 07:10, tuning now (measured once, at 05:01): Xfce's and sway's
+# backgrounds, Debian's desktop-base boot and GRUB backgrounds (one a theme), and ImageMagick's documentation
+# pictures (a photo, drawings, a fractal, a screenshot, a tall contact sheet), unpacked in PRIOR3 (default
+# /tmp/kfeed-heldout3), each named by its folder and file.
+PRIOR3=${PRIOR3:-/tmp/kfeed-heldout3}
 plymouth=usr/share/plymouth/themes
 magick=usr/share/doc/imagemagick-6-common/html/images
-HELD_SOURCES=(usr/share/backgrounds/xfce/xfce-blue.jpg usr/share/backgrounds/xfce/xfce-teal.jpg
+PRIOR3_SOURCES=(usr/share/backgrounds/xfce/xfce-blue.jpg usr/share/backgrounds/xfce/xfce-teal.jpg
   usr/share/backgrounds/xfce/xfce-verticals.png usr/share/backgrounds/sway/Sway_Wallpaper_Blue_1920x1080.png
   "$plymouth/futureprototype/plymouth_background_future.png" "$plymouth/homeworld/plymouth_background_homeworld.png"
   "$plymouth/joy/background.png" "$plymouth/softwaves/plymouth_background_waves.png"
   "$plymouth/spacefun/background.png" "$plymouth/lines/background.png"
   usr/share/desktop-base/emerald-theme/grub/grub-16x9.png "$magick/wizard.png" "$magick/t-shirt.png"
   "$magick/julia-set.png" "$magick/configure.jpg" "$magick/bluebells_lin.jpg" "$magick/examples.jpg")
+# Held out (written 2026-11-27 07:10, before the rule it measures was changed): real pictures of packages no earlier
+# half used — scikit-learn's sample photos (a temple, a flower), matplotlib's portrait of Grace Hopper, Eterm's
+# scaled background (a city skyline) and tiled one (a circuit board), lomiri-wallpapers' 4096-px Warty wallpaper
+# (its other one is a link to it), GIMP's splash screen, its mascot and two of its script-fu pictures (a cartoon, a
+# texture) — unpacked in HELD (default /tmp/kfeed-heldout4), each named by its folder and file.
+HELD=${HELD:-/tmp/kfeed-heldout4}
+sklearn=usr/lib/python3/dist-packages/sklearn/datasets/images
+gimp=usr/share/gimp/2.0
+HELD_SOURCES=("$sklearn/china.jpg" "$sklearn/flower.jpg" usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg
+  usr/share/Eterm/pix/scale/Neopolis-horizon.jpg usr/share/Eterm/pix/tile/circuit.jpg
+  usr/share/backgrounds/warty-final-ubuntu.png "$gimp/images/gimp-splash.png" "$gimp/images/wilber.png"
+  "$gimp/scripts/images/beavis.jpg" "$gimp/scripts/images/texture.jpg")
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
-# unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed), unpacks them in
-# DIR/root and makes each source a JPEG (sRGB, flattened on white, quality 95) named by NAMING: "file" (its file
-# name) or "folder" (its folder's name, a dash, its file name).
+# unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
+# the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
+# line), unpacks them in DIR/root and makes each source a JPEG (sRGB, flattened on white, quality 95) named by
+# NAMING: "file" (its file name) or "folder" (its folder's name, a dash, its file name).
 unpack() {
   local dir=$1 naming=$2 pinned source name
   shift 2
@@ -81,7 +97,11 @@ unpack() {
   while [ "$1" != -- ]; do
     pinned=$1
     shift
-    (cd "$dir/debs" && { ls "${pinned%%=*}"_*.deb >/dev/null 2>&1 || apt-get download "$pinned" >/dev/null 2>&1; })
+    (cd "$dir/debs" && { ls "${pinned%%=*}"_*.deb >/dev/null 2>&1 || apt-get download "$pinned" >/dev/null 2>&1 || {
+      echo "reposts.sh: ${pinned%%=*} ${pinned#*=} is no longer on the mirror; using its current version" \
+        "$(apt-cache policy "${pinned%%=*}" | awk '/Candidate:/ { print $2 }')" >&2
+      apt-get download "${pinned%%=*}" >/dev/null 2>&1
+    }; })
   done
   shift
   for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir/root"; done
@@ -99,8 +119,10 @@ unpack() {
 }
 unpack "$PRIOR" file python3-skimage=0.19.3-8 opencv-doc=4.6.0+dfsg-12 gnome-backgrounds=43.1-1 -- \
   "${PRIOR_SOURCES[@]}"
-unpack "$HELD" folder xfdesktop4-data=4.18.1-1 sway-backgrounds=1.7-6 desktop-base=12.0.6+nmu1~deb12u1 \
-  imagemagick-6-doc=8:6.9.11.60+dfsg-1.6+deb12u15 -- "${HELD_SOURCES[@]}"
+unpack "$PRIOR3" folder xfdesktop4-data=4.18.1-1 sway-backgrounds=1.7-6 desktop-base=12.0.6+nmu1~deb12u1 \
+  imagemagick-6-doc=8:6.9.11.60+dfsg-1.6+deb12u15 -- "${PRIOR3_SOURCES[@]}"
+unpack "$HELD" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.3-1 eterm=0.9.6-7 \
+  lomiri-wallpapers=20.04.0-2 gimp-data=2.10.34-1+deb12u10 -- "${HELD_SOURCES[@]}"
 held=()
 for source in "${HELD_SOURCES[@]}"; do
   held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
@@ -111,6 +133,9 @@ tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
 for name in "${TUNING_WALLPAPERS[@]}"; do tuning+=("/usr/share/backgrounds/$name"); done
 tuning+=("${TUNING_PATHS[@]}")
 for source in "${PRIOR_SOURCES[@]}"; do tuning+=("$PRIOR/$(basename "${source%.*}").jpg"); done
+for source in "${PRIOR3_SOURCES[@]}"; do
+  tuning+=("$PRIOR3/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
+done
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2)

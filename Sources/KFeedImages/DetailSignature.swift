@@ -24,7 +24,9 @@ import Foundation
 ///
 /// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
 /// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
-/// only in their words over one photo or layout would pass.
+/// only in their words over one photo or layout would pass. Where one frame is a framed part of the other
+/// (``framedScale``), a way a little over the threshold (``framedAllowance(_:)``) is the same picture when the fine
+/// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -616,12 +618,39 @@ package struct DetailSignature: Sendable, Hashable {
                 let (range, fit) = localDifference(inner, outer, placement: placement)
                 let scale = min(placement.width, placement.height)
                 var strict: Float = 0
+                var distance = range
                 if scale >= unitScale, range <= samePictureThreshold, let fit, let a = inner.fineLightness,
                     let b = outer.fineLightness
                 {
-                    strict = fineDifference(a, b, placement: placement, gain: fit.gain, offset: fit.offset)
+                    // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without
+                    // the highlights a brightness change clipped.
+                    strict = fineDifference(
+                        footprint(a, channels: 1, side: fineSide, placement: placement),
+                        b,
+                        placement: placement,
+                        gain: fit.gain,
+                        offset: fit.offset,
+                        unclippedFit: true
+                    )
+                    distance = max(range, strict * samePictureThreshold / fineThreshold)
+                } else if scale <= framedScale, range > samePictureThreshold,
+                    range <= samePictureThreshold + framedAllowance(scale), let fit, let a = inner.fineLightness,
+                    let b = outer.fineLightness
+                {
+                    // Framed (a border or a caption band of 10–12 %): a little over the threshold on the 32×32 cells
+                    // is the framed copy's coarser cells, when the fine cells (blurred alike) agree.
+                    strict = fineDifference(
+                        footprint(a, channels: 1, side: fineSide, placement: placement),
+                        b,
+                        placement: placement,
+                        gain: fit.gain,
+                        offset: fit.offset
+                    )
+                    distance = max(
+                        range * samePictureThreshold / (samePictureThreshold + framedAllowance(scale)),
+                        strict * samePictureThreshold / framedFineThreshold
+                    )
                 }
-                let distance = max(range, strict * samePictureThreshold / fineThreshold)
                 if distance < best.distance { best = (distance, range, strict, scale) }
             }
         }
@@ -919,7 +948,8 @@ package struct DetailSignature: Sendable, Hashable {
         _ outer: [Float],
         placement: Placement,
         gain: Float,
-        offset: Float
+        offset: Float,
+        unclippedFit: Bool = false
     ) -> Float {
         let m = fineSide
         // Lined up again on the fine cells (half a fine cell is as far as the full grid's climb could place it),
@@ -933,9 +963,13 @@ package struct DetailSignature: Sendable, Hashable {
             outer.withUnsafeBufferPointer { b in
                 inner.withUnsafeBufferPointer { a in
                     Self.across(b, side: m, columns: columns, into: scratch.baseAddress!)
-                    if let fit = fitted(a, across: UnsafeBufferPointer(scratch), side: m, columns: columns, rows: rows)
-                    {
+                    let across = UnsafeBufferPointer(scratch)
+                    if let fit = fitted(a, across: across, side: m, columns: columns, rows: rows) {
                         (gain, offset) = (fit.gain, fit.offset)
+                        if unclippedFit, let kept = unclipped(a, across: across, side: m, columns: columns, rows: rows)
+                        {
+                            (gain, offset) = (kept.gain, kept.offset)
+                        }
                     }
                 }
             }
@@ -1012,13 +1046,32 @@ package struct DetailSignature: Sendable, Hashable {
     /// line up at 0.96–1.
     package static let unitScale: Float = 0.96
 
-    /// The largest ``fineDifference(_:_:placement:gain:offset:)`` at which two frames at about one scale are the
-    /// same picture: the 32×32 range test lets any texture match any texture (other words in one font over one
-    /// photo); on the 64×64 cells, with a tolerance of a third of a cell, words differ. Set on the tuning half of
-    /// `bench/reposts.sh` (2026-11-27): memes of one photo under other words from 5.1, reposts at one scale up to
-    /// about 4.5 but for some 4 % crops; 6 called 6 of 87,458 distinct pairs the same and missed 23 of 2,877 reposts
-    /// there (7: 11 and 20; 5: 3 and 34).
-    package static let fineThreshold: Float = 6
+    /// The largest ``fineDifference(_:_:placement:gain:offset:unclippedFit:)`` at which two frames at about one scale
+    /// are the same picture (the picture's fine cells blurred to the other's footprint, the fit without clipped
+    /// highlights): the 32×32 range test lets any texture match any texture (other words in one font over one photo,
+    /// other day numbers under one calendar scene); on the 64×64 cells, with a tolerance of a third of a cell, they
+    /// differ. Set on the tuning half of `bench/reposts.sh` (2026-11-27, 07:20): calendar pages of one scene from
+    /// 4.32 and memes of one photo under other words from 5.13; 4.3 called none of them the same, where 6 (the
+    /// threshold before, without the blur and the unclipped fit) called 38 the same.
+    package static let fineThreshold: Float = 4.3
+
+    /// The smaller side of a placement at and under which a frame is taken to be framed (a border or a caption band
+    /// of 10–12 %, an 8 % crop): there a way a little over ``samePictureThreshold`` on the 32×32 cells
+    /// (``framedAllowance(_:)``) is the same picture when its fine cells, blurred to the framed copy's footprint, are
+    /// within ``framedFineThreshold``. Over it (up to ``unitScale``) look-alikes of a flat ground or a small
+    /// subject line up a little over the threshold too.
+    package static let framedScale: Float = 0.905
+
+    /// How far over ``samePictureThreshold`` a framed way may lie: 2 × (1 / scale² − 1) (the framed copy's cells
+    /// cover that much more of the picture), at most 0.8. Set on the tuning half of `bench/reposts.sh`
+    /// (2026-11-27): 10 % borders and 12 % caption bands around sharp detail scored 3.06–3.76.
+    static func framedAllowance(_ scale: Float) -> Float {
+        min(0.8, 2 * (1 / (scale * scale) - 1))
+    }
+
+    /// The largest fine difference of a framed way within ``framedAllowance(_:)``; set with it (4 let no distinct
+    /// pair of the tuning half through, and caught 11 more framed reposts).
+    package static let framedFineThreshold: Float = 4
 
     /// How far from where a fine cell lands its match may lie, in fine cells.
     private static let fineTolerance: Float = 0.35
@@ -1032,14 +1085,18 @@ package struct DetailSignature: Sendable, Hashable {
     /// `inner`'s cells (`channels` values a cell) blurred to what `outer`'s cells show of them at `placement`
     /// (``footprintVariance``, at most one cell² on each axis): fine detail (foliage, texture, small text) then
     /// differs as little as the framed copy's coarser cells let it. At a scale of 1 the cells are `grid` as they are.
-    private static func footprint(_ grid: [Float], channels: Int, placement: Placement) -> [Float] {
+    private static func footprint(
+        _ grid: [Float],
+        channels: Int,
+        side n: Int = side,
+        placement: Placement
+    ) -> [Float] {
         func variance(_ size: Float) -> Float {
             min(1, max(0, footprintVariance * (1 / (size * size) - 1)))
         }
         let (across, down) = (variance(placement.width), variance(placement.height))
         guard across >= 0.01 || down >= 0.01 else { return grid }
         var grid = grid
-        let n = side
         var line = [Float](repeating: 0, count: n)
         // A [t, 1 − 2t, t] kernel has a variance of 2t; over 0.5 it is applied twice.
         for (variance, stride, step) in [(across, n, 1), (down, 1, n)] where variance >= 0.01 {
@@ -1074,10 +1131,10 @@ package struct DetailSignature: Sendable, Hashable {
     private static func unclipped(
         _ inner: UnsafeBufferPointer<Float>,
         across: UnsafeBufferPointer<Float>,
+        side n: Int = side,
         columns: Axis,
         rows: Axis
     ) -> (gain: Float, offset: Float, error: Float)? {
-        let n = side
         var sums = FitSums()
         var clipped: Float = 0
         for y in rows.inside {

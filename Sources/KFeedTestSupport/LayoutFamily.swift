@@ -63,6 +63,21 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Calendar pages under one shared photo-like scene: the month's name, its grid of day numbers (its first
     /// weekday and length) and one ringed day are the member's.
     case calendar
+    /// Sports score cards of one layout (a dark green card, a league bar, two team badges with initials, the two
+    /// names, a large score, the minute): the teams, their badges' colours and the score are the member's.
+    case scorecard
+    /// Shop receipts of one template (a white slip on a grey counter, the shop's name, 6–10 item lines with
+    /// prices, a rule, the total, a barcode): the items, the prices and the barcode's bars are the member's.
+    case receipt
+    /// Lyrics cards: one darkened photo-like scene behind 2–4 centred lines of lyrics and a song title below it;
+    /// only the words are the member's.
+    case lyrics
+    /// Leaderboards of one layout (a header bar, ten rows of rank, name and points on alternating shades): the
+    /// names and the numbers are the member's.
+    case leaderboard
+    /// A photo grid of one template (3×3 photo-like tiles with white gutters) in which member n replaces one tile,
+    /// the (n mod 9)th, with a picture of its own (other colours, a disc elsewhere).
+    case grid
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -183,6 +198,20 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .calendar:
             var own = SeededRandom(scrambling: seed &+ 70_004)
             Self.calendar(seed: seed, random: &own, canvas: &canvas)
+        case .scorecard:
+            var own = SeededRandom(scrambling: seed &+ 80_001)
+            Self.scorecard(random: &own, canvas: &canvas)
+        case .receipt:
+            var own = SeededRandom(scrambling: seed &+ 80_002)
+            Self.receipt(random: &own, canvas: &canvas)
+        case .lyrics:
+            var own = SeededRandom(scrambling: seed &+ 80_003)
+            Self.lyrics(random: &own, canvas: &canvas)
+        case .leaderboard:
+            var own = SeededRandom(scrambling: seed &+ 80_004)
+            Self.leaderboard(random: &own, canvas: &canvas)
+        case .grid:
+            Self.grid(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -778,6 +807,215 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 canvas.rectangle(x: x, y: y, width: 0.12, height: 0.07, colour: ground)
             }
             write(["\(day + 1)"], x: x, y: y, w: 0.12, h: 0.07, size: 0.04, ink: ink, paper: ground, canvas: &canvas)
+        }
+    }
+
+    private static func scorecard(random: inout SeededRandom, canvas: inout Canvas) {
+        let card = TestJPEG.Colour(18, 70, 44)
+        let white = TestJPEG.Colour(245, 245, 240)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: card)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.1, colour: TestJPEG.Colour(10, 40, 26))
+        write(
+            ["premier league  matchday"],
+            x: 0.05,
+            y: 0.02,
+            w: 0.9,
+            h: 0.07,
+            size: 0.04,
+            ink: white,
+            paper: TestJPEG.Colour(10, 40, 26),
+            canvas: &canvas
+        )
+        let teams = [
+            "rovers", "united", "city", "athletic", "wanderers", "albion", "county", "harriers", "rangers", "town",
+            "villa", "forest", "orient", "dynamo", "sporting", "olympic",
+        ]
+        let home = Int(random.next() % UInt64(teams.count))
+        let away = (home + 1 + Int(random.next() % UInt64(teams.count - 1))) % teams.count
+        for (index, team) in [home, away].enumerated() {
+            let x = index == 0 ? 0.25 : 0.75
+            let badge = hsv(hue: random.unit() * 360, saturation: 0.7, value: 0.9)
+            canvas.disc(x: x, y: 0.3, radius: 0.14, colour: white)
+            canvas.disc(x: x, y: 0.3, radius: 0.12, colour: badge)
+            let initial = String(teams[team].prefix(2))
+            write(
+                [initial],
+                x: x - 0.1,
+                y: 0.25,
+                w: 0.2,
+                h: 0.1,
+                size: 0.06,
+                ink: white,
+                paper: badge,
+                canvas: &canvas
+            )
+            write(
+                [teams[team]],
+                x: x - 0.22,
+                y: 0.46,
+                w: 0.44,
+                h: 0.08,
+                size: 0.05,
+                ink: white,
+                paper: card,
+                canvas: &canvas
+            )
+        }
+        let score = "\(random.next() % 6) - \(random.next() % 6)"
+        write([score], x: 0.25, y: 0.56, w: 0.5, h: 0.2, size: 0.15, ink: white, paper: card, canvas: &canvas)
+        let minute = "full time  \(60 + random.next() % 40)'"
+        write([minute], x: 0.25, y: 0.8, w: 0.5, h: 0.08, size: 0.04, ink: white, paper: card, canvas: &canvas)
+    }
+
+    private static func receipt(random: inout SeededRandom, canvas: inout Canvas) {
+        let counter = TestJPEG.Colour(150, 150, 156)
+        let paper = TestJPEG.Colour(252, 252, 248)
+        let ink = TestJPEG.Colour(30, 30, 34)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: counter)
+        canvas.rectangle(x: 0.15, y: 0.03, width: 0.7, height: 0.94, colour: paper)
+        write(["corner deli"], x: 0.2, y: 0.04, w: 0.6, h: 0.1, size: 0.06, ink: ink, paper: paper, canvas: &canvas)
+        let items = [
+            "coffee", "bagel", "milk", "eggs", "bread", "apples", "cheese", "juice", "tea", "soup", "salad", "rice",
+            "pasta", "butter", "jam", "honey", "water", "olives", "lemons", "cake",
+        ]
+        let count = 6 + Int(random.next() % 5)
+        var total = 0
+        for line in 0..<count {
+            let cents = 50 + Int(random.next() % 950)
+            total += cents
+            let item = items[Int(random.next() % UInt64(items.count))]
+            let y = 0.15 + Double(line) * 0.055
+            write([item], x: 0.19, y: y, w: 0.4, h: 0.05, size: 0.035, ink: ink, paper: paper, canvas: &canvas)
+            let price = "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
+            write([price], x: 0.62, y: y, w: 0.2, h: 0.05, size: 0.035, ink: ink, paper: paper, canvas: &canvas)
+        }
+        canvas.rectangle(x: 0.19, y: 0.72, width: 0.62, height: 0.003, colour: ink)
+        let sum = "total  \(total / 100).\(total % 100 < 10 ? "0" : "")\(total % 100)"
+        write([sum], x: 0.19, y: 0.73, w: 0.62, h: 0.07, size: 0.05, ink: ink, paper: paper, canvas: &canvas)
+        var x = 0.22
+        while x < 0.78 {
+            let bar = 0.003 + Double(random.next() % 4) * 0.003
+            canvas.rectangle(x: x, y: 0.84, width: bar, height: 0.09, colour: ink)
+            x += bar + 0.003 + Double(random.next() % 3) * 0.003
+        }
+    }
+
+    private static func lyrics(random: inout SeededRandom, canvas: inout Canvas) {
+        scene(seed: 5_151, canvas: &canvas)
+        for index in canvas.pixels.indices { canvas.pixels[index] /= 3 }
+        let words = [
+            "i", "keep", "on", "running", "through", "the", "night", "your", "light", "falls", "like", "rain", "we",
+            "were", "young", "and", "never", "afraid", "hold", "me", "closer", "till", "morning", "comes", "home",
+        ]
+        let count = 2 + Int(random.next() % 3)
+        let verse = lines(count, words: 2...4, from: words, random: &random)
+        let white = TestJPEG.Colour(250, 248, 240)
+        for (index, line) in verse.enumerated() {
+            canvas.overlay(
+                [line],
+                left: canvas.width / 12,
+                top: canvas.height * (30 + index * 11) / 100,
+                height: canvas.height / 10,
+                pixelSize: canvas.width * 6 / 100
+            )
+        }
+        let title = lines(1, words: 1...3, from: words, random: &random)
+        canvas.rectangle(x: 0.3, y: 0.86, width: 0.4, height: 0.003, colour: white)
+        canvas.overlay(
+            title,
+            left: canvas.width / 4,
+            top: canvas.height * 88 / 100,
+            height: canvas.height / 12,
+            pixelSize: canvas.width * 4 / 100
+        )
+    }
+
+    private static func leaderboard(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(246, 246, 250)
+        let shade = TestJPEG.Colour(226, 230, 240)
+        let ink = TestJPEG.Colour(30, 34, 50)
+        let header = TestJPEG.Colour(120, 40, 160)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.1, colour: header)
+        write(
+            ["weekly leaderboard"],
+            x: 0.05,
+            y: 0.02,
+            w: 0.9,
+            h: 0.07,
+            size: 0.055,
+            ink: TestJPEG.Colour(250, 250, 250),
+            paper: header,
+            canvas: &canvas
+        )
+        let names = [
+            "ana", "bo", "chen", "dara", "eli", "femi", "gus", "hana", "ivo", "jun", "kai", "lea", "mo", "nia",
+            "oto", "pia", "quin", "rui", "sol", "tam", "uma", "vik", "wen", "yui",
+        ]
+        var points = 900 + Int(random.next() % 900)
+        for row in 0..<10 {
+            let y = 0.12 + Double(row) * 0.086
+            let ground = row % 2 == 0 ? paper : shade
+            canvas.rectangle(x: 0, y: y, width: 1, height: 0.086, colour: ground)
+            let name =
+                names[Int(random.next() % UInt64(names.count))] + " " + names[Int(random.next() % UInt64(names.count))]
+            points -= Int(random.next() % 90)
+            write(
+                ["\(row + 1)"],
+                x: 0.03,
+                y: y + 0.01,
+                w: 0.13,
+                h: 0.07,
+                size: 0.045,
+                ink: ink,
+                paper: ground,
+                canvas: &canvas
+            )
+            write([name], x: 0.17, y: y + 0.01, w: 0.5, h: 0.07, size: 0.045, ink: ink, paper: ground, canvas: &canvas)
+            write(
+                ["\(points)"],
+                x: 0.72,
+                y: y + 0.01,
+                w: 0.24,
+                h: 0.07,
+                size: 0.045,
+                ink: ink,
+                paper: ground,
+                canvas: &canvas
+            )
+        }
+    }
+
+    private static func grid(seed: Int, canvas: inout Canvas) {
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(250, 250, 250))
+        let gutter = 0.015
+        let cell = (1 - gutter * 4) / 3
+        let replaced = seed % 9
+        for slot in 0..<9 {
+            var random = SeededRandom(scrambling: slot == replaced ? 90_000 + seed : 91_000 + slot)
+            let (left, top) = (gutter + Double(slot % 3) * (cell + gutter), gutter + Double(slot / 3) * (cell + gutter))
+            canvas.gradient(
+                from: random.colour(),
+                to: random.colour(),
+                rows: top...(top + cell),
+                columns: left...(left + cell)
+            )
+            let scale = Double(min(canvas.width, canvas.height))
+            canvas.ellipse(
+                x: left + (0.25 + random.unit() * 0.5) * cell,
+                y: top + (0.25 + random.unit() * 0.5) * cell,
+                radiusX: cell * 0.2 * Double(canvas.width) / scale,
+                radiusY: cell * 0.2 * Double(canvas.height) / scale,
+                angle: 0,
+                colour: random.colour()
+            )
+            canvas.rectangle(
+                x: left + cell * 0.1,
+                y: top + cell * (0.1 + random.unit() * 0.7),
+                width: cell * 0.8,
+                height: cell * 0.1,
+                colour: random.colour()
+            )
         }
     }
 

@@ -67,4 +67,20 @@ struct DetailSignatureTests {
             #expect(ways.0.screen.isFinite && ways.0.coarse.isFinite)
         }
     }
+
+    @Test func aFramedWayALittleOverTheThresholdIsJudgedOnItsFineCells() throws {
+        // Collage member 2 in a 10 % white border: the picture sits at a scale of about 0.82 in the framed copy,
+        // whose coarser cells blur its sharp tiles a little over the threshold on the 32×32 cells (3.20); its fine
+        // cells, blurred alike, agree, so the way is the same picture.
+        let source = try Self.member(.collage, 2)
+        let original = try Self.signature(source)
+        let framed = try Self.signature(try Repost.copy(source, kind: "border 10 % white"))
+        let way = original.measured(within: framed)
+        #expect(way.scale <= DetailSignature.framedScale, "\(way)")
+        #expect(way.range > DetailSignature.samePictureThreshold, "\(way)")
+        #expect(way.range <= DetailSignature.samePictureThreshold + DetailSignature.framedAllowance(way.scale))
+        #expect(way.strict <= DetailSignature.framedFineThreshold, "\(way)")
+        #expect(way.distance <= DetailSignature.samePictureThreshold, "\(way)")
+        #expect(original.isSamePicture(as: framed))
+    }
 }
