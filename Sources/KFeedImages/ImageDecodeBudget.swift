@@ -75,4 +75,14 @@ extension ImageDecodeBudget {
             }
         }
     }
+
+    /// Like ``detached(reserving:_:)``, on `lanes`' threads: the work waits there, its bytes reserved, for a lane's
+    /// thread to take it (as soon as one ends its piece of work before).
+    package nonisolated func detached<T: Sendable, Failure: Error>(
+        reserving bytes: Int,
+        on lanes: DecodeLanes,
+        _ work: @escaping @Sendable () -> Result<T, Failure>
+    ) async -> Result<T, Failure> {
+        await holding(bytes) { await lanes.run(work) }
+    }
 }
