@@ -92,9 +92,13 @@ extension KFeedCommand {
     }
 }
 
+/// Flushes stdout and stderr and ends the process with `code`, without running exit handlers: every file kfeed
+/// writes is written and synced before this (never left in a buffer), so they would only run the runtime's and the
+/// loaded libraries' destructors (libcurl's dozens of dependencies after a refresh): about 1.4 ms of a not-due cron
+/// run (60 alternating runs, 11.9 -> 10.5 ms).
 private func terminate(_ code: Int32) -> Never {
     fflush(nil)  // flush stdout (print buffers it) before exiting
-    exit(code)
+    _exit(code)
 }
 
 /// stderr output: one line per message, prefixed `kfeed:`.

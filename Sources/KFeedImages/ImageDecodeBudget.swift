@@ -61,10 +61,10 @@ extension ImageDecodeBudget {
     }
 
     /// Runs CPU-bound `work` on a thread of its own (off Swift's cooperative pool, which it would otherwise block)
-    /// while `bytes` of the budget are reserved: the one way a decode or a render runs. The thread is Dispatch's: a
-    /// serial queue of its own for each piece of work gets one from the pool that serial queues share (not the pool
-    /// Swift's tasks run on), idle there after earlier work rather than started for this one (a refresh decodes 56
-    /// images).
+    /// while `bytes` of the budget are reserved: how a render, and a decode outside a refresh's `DecodeLanes`, runs.
+    /// The thread is Dispatch's: a serial queue of its own for each piece of work gets one from the pool that serial
+    /// queues share (not the pool Swift's tasks run on), idle there after earlier work rather than started for this
+    /// one.
     package nonisolated func detached<T: Sendable, Failure: Error>(
         reserving bytes: Int,
         _ work: @escaping @Sendable () -> Result<T, Failure>
@@ -74,5 +74,15 @@ extension ImageDecodeBudget {
                 DispatchQueue(label: "kfeed.decode").async { continuation.resume(returning: work()) }
             }
         }
+    }
+
+    /// Like ``detached(reserving:_:)``, on `lanes`' threads: the work waits there, its bytes reserved, for a lane's
+    /// thread to take it (as soon as one ends its piece of work before).
+    package nonisolated func detached<T: Sendable, Failure: Error>(
+        reserving bytes: Int,
+        on lanes: DecodeLanes,
+        _ work: @escaping @Sendable () -> Result<T, Failure>
+    ) async -> Result<T, Failure> {
+        await holding(bytes) { await lanes.run(work) }
     }
 }

@@ -126,6 +126,21 @@ package struct JPEGThumbnailer: Sendable {
         }.get()
     }
 
+    /// Like ``thumbnail(of:size:budget:then:)``, on one of `lanes`' threads: at most `lanes.count` thumbnails are
+    /// made at once, each as soon as a lane's thread is free.
+    package func thumbnail<T: Sendable>(
+        of jpeg: Data,
+        size: ImageSize,
+        budget: ImageDecodeBudget,
+        lanes: DecodeLanes,
+        then finish: @escaping @Sendable (Thumbnail) -> T
+    ) async throws(ImageFailure) -> T {
+        let cost = try memoryCost(of: jpeg, size: size)
+        return try await budget.detached(reserving: cost, on: lanes) {
+            Result { () throws(ImageFailure) -> T in finish(try thumbnailAndPixels(of: jpeg, size: size)) }
+        }.get()
+    }
+
     /// The size the picture shows at: its frame's, with the sides swapped when its EXIF orientation turns it.
     package func displaySize(of jpeg: Data) throws(ImageFailure) -> ImageSize {
         try withBytes(of: jpeg) { bytes throws(ImageFailure) in

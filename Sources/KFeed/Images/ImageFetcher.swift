@@ -45,7 +45,8 @@ package struct ImageFetcher: Sendable {
     private let avatarThumbnailer: JPEGThumbnailer
     private let budget: ImageDecodeBudget
     private let maxDownloads: Int
-    private let decodeSlots: ImageDecodeBudget
+    /// The threads that decode, one per decode at once.
+    private let lanes: DecodeLanes
     private let logger: Logger
 
     /// The largest image body accepted, in bytes.
@@ -73,7 +74,7 @@ package struct ImageFetcher: Sendable {
         self.avatarThumbnailer = avatarThumbnailer
         self.budget = ImageDecodeBudget()
         self.maxDownloads = max(1, maxDownloads)
-        self.decodeSlots = ImageDecodeBudget(capacity: max(1, decodes))
+        self.lanes = DecodeLanes(count: decodes)
         self.logger = logger
     }
 
@@ -130,15 +131,13 @@ package struct ImageFetcher: Sendable {
         }
         let identifies = job.identifies
         let thumbnailer = job.size == .avatar ? avatarThumbnailer : thumbnailer
-        return await decodeSlots.holding(1) { () async -> Made in
-            do throws(ImageFailure) {
-                return try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget) { thumbnail in
-                    .success(thumbnail.jpeg, identifies ? thumbnail.identity() : nil)
-                }
-            } catch {
-                logger.debug("image \(job.path): \(error.reason)")
-                return .failure(error.reason)
+        do throws(ImageFailure) {
+            return try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget, lanes: lanes) {
+                thumbnail in .success(thumbnail.jpeg, identifies ? thumbnail.identity() : nil)
             }
+        } catch {
+            logger.debug("image \(job.path): \(error.reason)")
+            return .failure(error.reason)
         }
     }
 
