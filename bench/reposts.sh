@@ -2,25 +2,26 @@
 # Repost detection on both of its sides, measured where it was not tuned (kfeed-bench reposts;
 # Sources/kfeed-bench/RepostBench.swift). Two halves. The tuning half, on which DetailSignature's thresholds are set:
 # the stage, tint, backdrop, teaser, night, flat-and-noise, text, quote-card, product-shot, collage, spotlight, meme,
-# post-screenshot, chart, map, ticket, slide, weather-card and calendar-page look-alike families, the bundled
-# sample's pictures, corpus photos 01–24, wallpapers from Debian's lomiri-wallpapers-16.04/20.04, ukui-wallpapers,
-# mate-backgrounds and plasma-workspace-wallpapers packages, the pictures of scikit-image, OpenCV's sample data and
-# GNOME's backgrounds, and those of Xfce's, sway's and desktop-base's backgrounds and ImageMagick's documentation
-# (all of this was the tuning or an earlier held-out half, whose results have been seen). The held-out half, written
-# on 2026-11-27 (07:10 UTC) before the rule it measures was changed, and measured once (07:40–07:48; bench/README.md):
-# the score-card, receipt, lyrics-card, leaderboard and photo-grid families and 10 pictures of Debian packages no
-# earlier half used (scikit-learn's two sample photos, matplotlib's Grace Hopper portrait, Eterm's two backgrounds,
-# lomiri-wallpapers' Warty wallpaper, GIMP's splash, mascot and two script pictures), each made a JPEG (vips, quality
-# 95) in HELD (default /tmp/kfeed-heldout4). In each half also four overlapping regions of each photo. Reposts of
-# 21 kinds of every photo and of four members of every family. Prints per family and per half the distinct pairs
-# called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity
+# post-screenshot, chart, map, ticket, slide, weather-card, calendar-page, score-card, receipt, lyrics-card,
+# leaderboard and photo-grid look-alike families, the bundled sample's pictures, corpus photos 01–24, wallpapers from
+# Debian's lomiri-wallpapers-16.04/20.04, ukui-wallpapers, mate-backgrounds and plasma-workspace-wallpapers packages,
+# the pictures of scikit-image, OpenCV's sample data and GNOME's backgrounds, those of Xfce's, sway's and
+# desktop-base's backgrounds and ImageMagick's documentation, and those of scikit-learn, matplotlib, Eterm,
+# lomiri-wallpapers and GIMP (all of this was the tuning or an earlier held-out half, whose results have been seen).
+# The held-out half, written on 2026-11-27 (07:55 UTC) and measured once (08:06–08:18, the rule unchanged): the chess,
+# book-cover, boarding-pass, chat-screenshot and code-screenshot families and 13 pictures of Debian packages no
+# earlier half used (xplanet-images, fluxbox, tuxpaint-data, cheese-common), each made a JPEG (vips, quality 95) in
+# HELD (default /tmp/kfeed-heldout5). In each half also four overlapping regions of each photo. Reposts of 21 kinds
+# of every photo and of four members of every family. Prints per family and per half the distinct pairs called the
+# same and the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity
 # takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
-#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3 and HELD, not installed; a
-#   pinned version gone from the mirror (a point release replaced it) is replaced by the current one, said in a line
+#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4 and HELD, not
+#   installed; a pinned version gone from the mirror (a point release replaced it) is replaced by the current one,
+#   said in a line
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,18 +73,31 @@ PRIOR3_SOURCES=(usr/share/backgrounds/xfce/xfce-blue.jpg usr/share/backgrounds/x
   "$plymouth/spacefun/background.png" "$plymouth/lines/background.png"
   usr/share/desktop-base/emerald-theme/grub/grub-16x9.png "$magick/wizard.png" "$magick/t-shirt.png"
   "$magick/julia-set.png" "$magick/configure.jpg" "$magick/bluebells_lin.jpg" "$magick/examples.jpg")
-# Held out (written 2026-11-27 07:10, before the rule it measures was changed): real pictures of packages no earlier
-# half used — scikit-learn's sample photos (a temple, a flower), matplotlib's portrait of Grace Hopper, Eterm's
-# scaled background (a city skyline) and tiled one (a circuit board), lomiri-wallpapers' 4096-px Warty wallpaper
-# (its other one is a link to it), GIMP's splash screen, its mascot and two of its script-fu pictures (a cartoon, a
-# texture) — unpacked in HELD (default /tmp/kfeed-heldout4), each named by its folder and file.
-HELD=${HELD:-/tmp/kfeed-heldout4}
+# Held out from 2026-11-27 07:10 until that day's 07:55, tuning now (measured once, at 07:40): real pictures of
+# scikit-learn's sample photos (a temple, a flower), matplotlib's portrait of Grace Hopper, Eterm's scaled background
+# (a city skyline) and tiled one (a circuit board), lomiri-wallpapers' 4096-px Warty wallpaper, GIMP's splash
+# screen, its mascot and two of its script-fu pictures (a cartoon, a texture), unpacked in PRIOR4 (default
+# /tmp/kfeed-heldout4), each named by its folder and file.
+PRIOR4=${PRIOR4:-/tmp/kfeed-heldout4}
 sklearn=usr/lib/python3/dist-packages/sklearn/datasets/images
 gimp=usr/share/gimp/2.0
-HELD_SOURCES=("$sklearn/china.jpg" "$sklearn/flower.jpg" usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg
+PRIOR4_SOURCES=("$sklearn/china.jpg" "$sklearn/flower.jpg" usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg
   usr/share/Eterm/pix/scale/Neopolis-horizon.jpg usr/share/Eterm/pix/tile/circuit.jpg
   usr/share/backgrounds/warty-final-ubuntu.png "$gimp/images/gimp-splash.png" "$gimp/images/wilber.png"
   "$gimp/scripts/images/beavis.jpg" "$gimp/scripts/images/texture.jpg")
+# Held out (written 2026-11-27 07:55, measured once at 08:06 with the rule unchanged): real pictures of packages no
+# earlier half used — xplanet-images' day and night maps of the Earth, fluxbox's two Debian backgrounds, Tux Paint's
+# photo templates (rocks, a cliff, a sun behind clouds, a corn maze, sheep, burnt bark) and one screenshot of its
+# French manual, and Cheese's help figures (a grid of one face under its effects, a dialog) — unpacked in HELD
+# (default /tmp/kfeed-heldout5), each named by its folder and file.
+HELD=${HELD:-/tmp/kfeed-heldout5}
+tuxpaint=usr/share/tuxpaint/templates
+cheese=usr/share/help/C/cheese/figures
+HELD_SOURCES=(usr/share/xplanet/images/earth.jpg usr/share/xplanet/images/night.jpg
+  usr/share/images/fluxbox/debian-squared.jpg usr/share/images/fluxbox/debian-dark.png "$tuxpaint/rocks.jpg"
+  "$tuxpaint/cliff.jpg" "$tuxpaint/sun_behind_clouds.jpg" "$tuxpaint/corn_maze.jpg" "$tuxpaint/sheep.jpg"
+  "$tuxpaint/burnt_bark.jpg" usr/share/doc/tuxpaint-data/fr_FR.UTF-8/html/images/captures/ligne.jpg
+  "$cheese/effects.png" "$cheese/image-properties.png")
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
@@ -121,8 +135,10 @@ unpack "$PRIOR" file python3-skimage=0.19.3-8 opencv-doc=4.6.0+dfsg-12 gnome-bac
   "${PRIOR_SOURCES[@]}"
 unpack "$PRIOR3" folder xfdesktop4-data=4.18.1-1 sway-backgrounds=1.7-6 desktop-base=12.0.6+nmu1~deb12u1 \
   imagemagick-6-doc=8:6.9.11.60+dfsg-1.6+deb12u15 -- "${PRIOR3_SOURCES[@]}"
-unpack "$HELD" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.3-1 eterm=0.9.6-7 \
-  lomiri-wallpapers=20.04.0-2 gimp-data=2.10.34-1+deb12u10 -- "${HELD_SOURCES[@]}"
+unpack "$PRIOR4" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.3-1 eterm=0.9.6-7 \
+  lomiri-wallpapers=20.04.0-2 gimp-data=2.10.34-1+deb12u10 -- "${PRIOR4_SOURCES[@]}"
+unpack "$HELD" folder xplanet-images=1.3.1-3 fluxbox=1.3.5-2.1 tuxpaint-data=1:0.9.28-sdl2-1 cheese-common=43.0-1 \
+  -- "${HELD_SOURCES[@]}"
 held=()
 for source in "${HELD_SOURCES[@]}"; do
   held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
@@ -135,6 +151,9 @@ tuning+=("${TUNING_PATHS[@]}")
 for source in "${PRIOR_SOURCES[@]}"; do tuning+=("$PRIOR/$(basename "${source%.*}").jpg"); done
 for source in "${PRIOR3_SOURCES[@]}"; do
   tuning+=("$PRIOR3/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
+done
+for source in "${PRIOR4_SOURCES[@]}"; do
+  tuning+=("$PRIOR4/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
 done
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"

@@ -982,6 +982,11 @@ package struct DetailSignature: Sendable, Hashable {
         }
         var difference = [Float](repeating: .nan, count: m * m)
         let last = Float(m - 1)
+        // A tone change that clips (a brightness change of text on a white ground) clips pixel by pixel inside the
+        // cells: a cell half white and half text moves less than the gain says. Where the fit is a clear tone
+        // change (it moves a light grey by 0.02 or more), each cell may lie anywhere between its fitted lightness
+        // and its lightness as it is; where the fit is about no change (look-alikes), nothing is loosened.
+        let toneChange = abs(gain * 0.9 + offset - 0.9) >= 0.02
         inner.withUnsafeBufferPointer { a in
             outer.withUnsafeBufferPointer { b in
                 for y in 4..<(m - 4) {
@@ -1005,8 +1010,9 @@ package struct DetailSignature: Sendable, Hashable {
                                 fy: row.fraction[y]
                             )
                             let l = min(1, max(0, gain * value + offset))
-                            low = min(low, l)
-                            high = max(high, l)
+                            let kept = toneChange ? min(1, max(0, value)) : l
+                            low = min(low, l, kept)
+                            high = max(high, l, kept)
                         }
                         let own = a[y * m + x]
                         difference[y * m + x] = max(0, own - high, low - own) * 100

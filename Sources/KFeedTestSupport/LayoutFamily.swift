@@ -78,6 +78,21 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// A photo grid of one template (3×3 photo-like tiles with white gutters) in which member n replaces one tile,
     /// the (n mod 9)th, with a picture of its own (other colours, a disc elsewhere).
     case grid
+    /// Chess positions on one board (a wooden frame, cream and green squares, round and square pieces in white and
+    /// black): every member starts from one opening position and makes 2–5 seeded moves of its own.
+    case chess
+    /// Book covers of one series: one photo-like scene under a coloured title band, the title (1–3 words) and the
+    /// author's name are the member's.
+    case cover
+    /// Boarding passes of one airline (a white card on a blue ground, a red header, two large airport codes, small
+    /// type for the name, flight, gate, seat and time, a square code of cells): all but the template is the member's.
+    case boarding
+    /// Chat screenshots of one app (a header with an avatar, grey bubbles on the left, blue ones on the right, an
+    /// input bar): the bubbles' number, sides, lengths and words are the member's.
+    case chat
+    /// Code screenshots in one editor theme (a dark ground, a tab, a gutter of line numbers, 14–20 lines of
+    /// keywords, names and strings in the theme's colours): the lines' indents, lengths and words are the member's.
+    case code
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -212,6 +227,21 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.leaderboard(random: &own, canvas: &canvas)
         case .grid:
             Self.grid(seed: seed, canvas: &canvas)
+        case .chess:
+            var own = SeededRandom(scrambling: seed &+ 90_001)
+            Self.chess(random: &own, canvas: &canvas)
+        case .cover:
+            var own = SeededRandom(scrambling: seed &+ 90_002)
+            Self.cover(random: &own, canvas: &canvas)
+        case .boarding:
+            var own = SeededRandom(scrambling: seed &+ 90_003)
+            Self.boarding(random: &own, canvas: &canvas)
+        case .chat:
+            var own = SeededRandom(scrambling: seed &+ 90_004)
+            Self.chat(random: &own, canvas: &canvas)
+        case .code:
+            var own = SeededRandom(scrambling: seed &+ 90_005)
+            Self.code(random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -1016,6 +1046,218 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 height: cell * 0.1,
                 colour: random.colour()
             )
+        }
+    }
+
+    private static func chess(random: inout SeededRandom, canvas: inout Canvas) {
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(110, 70, 40))
+        let side = 0.9 * Double(min(canvas.width, canvas.height))
+        let (boardW, boardH) = (side / Double(canvas.width), side / Double(canvas.height))
+        let (left, top) = ((1 - boardW) / 2, (1 - boardH) / 2)
+        let (cellW, cellH) = (boardW / 8, boardH / 8)
+        for square in 0..<64 {
+            let light = (square / 8 + square % 8) % 2 == 0
+            canvas.rectangle(
+                x: left + Double(square % 8) * cellW,
+                y: top + Double(square / 8) * cellH,
+                width: cellW,
+                height: cellH,
+                colour: light ? TestJPEG.Colour(238, 238, 210) : TestJPEG.Colour(118, 150, 86)
+            )
+        }
+        // The opening position: pieces 0–5 (pawn, rook, knight, bishop, queen, king), white (8) or black (16).
+        var board = [Int](repeating: -1, count: 64)
+        let back = [1, 2, 3, 4, 5, 3, 2, 1]
+        for file in 0..<8 {
+            board[file] = 16 + back[file]
+            board[8 + file] = 16
+            board[48 + file] = 8
+            board[56 + file] = 8 + back[file]
+        }
+        for _ in 0..<(2 + Int(random.next() % 4)) {
+            let occupied = board.indices.filter { board[$0] >= 0 }
+            let from = occupied[Int(random.next() % UInt64(occupied.count))]
+            let empty = board.indices.filter { board[$0] < 0 }
+            let to = empty[Int(random.next() % UInt64(empty.count))]
+            board[to] = board[from]
+            board[from] = -1
+        }
+        let unit = cellW * Double(canvas.width) / Double(min(canvas.width, canvas.height))
+        for (square, piece) in board.enumerated() where piece >= 0 {
+            let (x, y) = (left + (Double(square % 8) + 0.5) * cellW, top + (Double(square / 8) + 0.5) * cellH)
+            let white = piece < 16
+            let (fill, rim) =
+                white
+                ? (TestJPEG.Colour(250, 250, 246), TestJPEG.Colour(40, 40, 40))
+                : (TestJPEG.Colour(30, 30, 34), TestJPEG.Colour(200, 200, 200))
+            let kind = piece % 8
+            let size = [0.2, 0.3, 0.3, 0.3, 0.36, 0.38][kind] * unit
+            canvas.ellipse(x: x, y: y + 0.25 * cellH, radiusX: size * 1.1, radiusY: size * 0.35, angle: 0, colour: rim)
+            if kind == 1 || kind == 5 {
+                canvas.box(x: x, y: y, halfWidth: size * 0.7 + 0.01, halfHeight: size + 0.01, angle: 0, colour: rim)
+                canvas.box(x: x, y: y, halfWidth: size * 0.7, halfHeight: size, angle: 0, colour: fill)
+            } else {
+                let angle = kind == 2 ? 0.6 : 0
+                canvas.ellipse(
+                    x: x,
+                    y: y,
+                    radiusX: size * 0.6 + 0.01,
+                    radiusY: size + 0.01,
+                    angle: angle,
+                    colour: rim
+                )
+                canvas.ellipse(x: x, y: y, radiusX: size * 0.6, radiusY: size, angle: angle, colour: fill)
+            }
+            if kind == 4 || kind == 5 {
+                canvas.disc(x: x, y: y - 0.3 * cellH, radius: size * 0.25, colour: rim)
+            }
+        }
+    }
+
+    private static func cover(random: inout SeededRandom, canvas: inout Canvas) {
+        scene(seed: 4_242, canvas: &canvas)
+        let band = TestJPEG.Colour(180, 40, 50)
+        let paper = TestJPEG.Colour(250, 244, 230)
+        canvas.rectangle(x: 0, y: 0.06, width: 1, height: 0.24, colour: band)
+        let words = [
+            "the", "silent", "river", "of", "glass", "last", "summer", "house", "winter", "garden", "north", "light",
+            "a", "thousand", "roads", "salt", "orchard", "quiet", "storm", "night", "ferry", "hours",
+        ]
+        let title = lines(1 + Int(random.next() % 2), words: 1...2, from: words, random: &random)
+        write(title, x: 0.06, y: 0.08, w: 0.88, h: 0.2, size: 0.085, ink: paper, paper: band, canvas: &canvas)
+        let names = ["anna", "maria", "jonas", "ruth", "omar", "lena", "pablo", "ines", "tomas", "yara", "karl"]
+        let families = ["berg", "okafor", "lind", "moreau", "silva", "novak", "haddad", "ito", "kowal", "reyes"]
+        let author =
+            names[Int(random.next() % UInt64(names.count))] + " "
+            + families[Int(random.next() % UInt64(families.count))]
+        canvas.rectangle(x: 0.1, y: 0.86, width: 0.8, height: 0.08, colour: paper)
+        write([author], x: 0.12, y: 0.865, w: 0.76, h: 0.07, size: 0.05, ink: band, paper: paper, canvas: &canvas)
+    }
+
+    private static func boarding(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(40, 90, 170)
+        let card = TestJPEG.Colour(252, 252, 252)
+        let red = TestJPEG.Colour(200, 30, 40)
+        let ink = TestJPEG.Colour(30, 30, 40)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        canvas.rectangle(x: 0.08, y: 0.06, width: 0.84, height: 0.88, colour: card)
+        canvas.rectangle(x: 0.08, y: 0.06, width: 0.84, height: 0.1, colour: red)
+        write(["boarding pass"], x: 0.12, y: 0.08, w: 0.7, h: 0.07, size: 0.05, ink: card, paper: red, canvas: &canvas)
+        let airports = [
+            "lis", "osl", "icn", "lim", "cai", "uio", "per", "rix", "kix", "dkr", "opo", "brn", "han", "tun", "acc",
+            "sof", "jfk", "cdg", "fra", "mad", "ams", "hel", "ath", "dub",
+        ]
+        let from = airports[Int(random.next() % UInt64(airports.count))]
+        let to = airports[Int(random.next() % UInt64(airports.count))]
+        write([from], x: 0.12, y: 0.19, w: 0.32, h: 0.16, size: 0.09, ink: ink, paper: card, canvas: &canvas)
+        write([to], x: 0.56, y: 0.19, w: 0.32, h: 0.16, size: 0.09, ink: ink, paper: card, canvas: &canvas)
+        canvas.rectangle(x: 0.44, y: 0.265, width: 0.1, height: 0.006, colour: red)
+        let names = ["ana", "bo", "chen", "dara", "eli", "femi", "gus", "hana", "ivo", "jun", "kai", "lea", "mo"]
+        let passenger =
+            "passenger  " + names[Int(random.next() % UInt64(names.count))] + " "
+            + names[Int(random.next() % UInt64(names.count))]
+        let flight = "flight  kf\(100 + random.next() % 900)   gate  \(1 + random.next() % 60)"
+        let seat = "seat  \(1 + random.next() % 40)\(["a", "b", "c", "d", "e", "f"][Int(random.next() % 6)])"
+        let time = "boards  \(10 + random.next() % 14):\(10 + random.next() % 50)"
+        for (index, line) in [passenger, flight, seat, time].enumerated() {
+            let y = 0.38 + Double(index) * 0.06
+            write([line], x: 0.12, y: y, w: 0.76, h: 0.05, size: 0.035, ink: ink, paper: card, canvas: &canvas)
+        }
+        canvas.rectangle(x: 0.12, y: 0.64, width: 0.76, height: 0.003, colour: TestJPEG.Colour(180, 180, 190))
+        let cells = 12
+        let size = 0.3 * Double(canvas.width) / Double(canvas.height)
+        for cell in 0..<(cells * cells) where random.next() % 2 == 0 {
+            canvas.rectangle(
+                x: 0.35 + Double(cell % cells) * 0.3 / Double(cells),
+                y: 0.67 + Double(cell / cells) * size / Double(cells),
+                width: 0.3 / Double(cells),
+                height: size / Double(cells),
+                colour: ink
+            )
+        }
+    }
+
+    private static func chat(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(236, 229, 221)
+        let header = TestJPEG.Colour(0, 128, 105)
+        let grey = TestJPEG.Colour(255, 255, 255)
+        let blue = TestJPEG.Colour(220, 248, 198)
+        let ink = TestJPEG.Colour(20, 20, 24)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.09, colour: header)
+        canvas.disc(x: 0.1, y: 0.045, radius: 0.035, colour: TestJPEG.Colour(200, 200, 200))
+        write(["sam"], x: 0.18, y: 0.02, w: 0.5, h: 0.06, size: 0.05, ink: grey, paper: header, canvas: &canvas)
+        let words = [
+            "are", "you", "coming", "tonight", "yes", "running", "late", "see", "you", "at", "eight", "ok", "bring",
+            "the", "tickets", "haha", "sure", "where", "now", "train", "station", "lol", "great", "thanks",
+        ]
+        var y = 0.12
+        while y < 0.8 {
+            let right = random.next() % 2 == 0
+            let count = 1 + Int(random.next() % 2)
+            let text = lines(count, words: 2...4, from: words, random: &random)
+            let width = 0.3 + Double(random.next() % 4) * 0.1
+            let height = 0.05 * Double(count) + 0.02
+            let x = right ? 0.95 - width : 0.05
+            let paper = right ? blue : grey
+            canvas.rectangle(x: x, y: y, width: width, height: height, colour: paper)
+            write(
+                text,
+                x: x + 0.02,
+                y: y + 0.01,
+                w: width - 0.04,
+                h: height - 0.02,
+                size: 0.04,
+                ink: ink,
+                paper: paper,
+                canvas: &canvas
+            )
+            y += height + 0.025
+        }
+        canvas.rectangle(x: 0, y: 0.9, width: 1, height: 0.1, colour: TestJPEG.Colour(246, 246, 246))
+        canvas.rectangle(x: 0.04, y: 0.92, width: 0.76, height: 0.06, colour: grey)
+        canvas.disc(x: 0.9, y: 0.95, radius: 0.04, colour: header)
+    }
+
+    private static func code(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(40, 42, 54)
+        let gutter = TestJPEG.Colour(33, 34, 44)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.05, colour: TestJPEG.Colour(25, 26, 33))
+        canvas.rectangle(x: 0.02, y: 0.01, width: 0.3, height: 0.04, colour: ground)
+        canvas.rectangle(x: 0, y: 0.05, width: 0.1, height: 0.95, colour: gutter)
+        let keywords = ["let", "var", "func", "if", "for", "return", "guard", "in", "else", "struct"]
+        let names = ["count", "items", "total", "index", "value", "result", "frame", "width", "name", "cache", "page"]
+        let colours = [
+            TestJPEG.Colour(255, 121, 198), TestJPEG.Colour(248, 248, 242), TestJPEG.Colour(241, 250, 140),
+            TestJPEG.Colour(139, 233, 253), TestJPEG.Colour(80, 250, 123),
+        ]
+        let count = 14 + Int(random.next() % 7)
+        for line in 0..<count {
+            let y = 0.07 + Double(line) * 0.045
+            write(
+                ["\(line + 1)"],
+                x: 0.01,
+                y: y,
+                w: 0.08,
+                h: 0.04,
+                size: 0.03,
+                ink: TestJPEG.Colour(98, 114, 164),
+                paper: gutter,
+                canvas: &canvas
+            )
+            var x = 0.12 + Double(random.next() % 4) * 0.05
+            for token in 0..<(1 + Int(random.next() % 4)) {
+                let word =
+                    token == 0
+                    ? keywords[Int(random.next() % UInt64(keywords.count))]
+                    : names[Int(random.next() % UInt64(names.count))]
+                let width = Double(word.count) * 0.03 + 0.03
+                guard x + width < 0.98 else { break }
+                let ink = token == 0 ? colours[0] : colours[1 + Int(random.next() % 4)]
+                write([word], x: x, y: y, w: width, h: 0.04, size: 0.032, ink: ink, paper: ground, canvas: &canvas)
+                x += width
+            }
         }
     }
 

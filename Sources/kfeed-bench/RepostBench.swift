@@ -11,9 +11,9 @@ import KFeedTestSupport
 ///
 /// Must never be called the same (every pair within a family): tuning — the `stage`, `tint`, `backdrop`,
 /// `teaser`, `night`, `flat`, `text`, `quote`, `product`, `collage`, `spotlight`, `meme`, `post`, `chart`, `map`,
-/// `ticket`, `slide`, `weather` and `calendar` ``LayoutFamily`` members, the bundled sample's pictures, the tuning
-/// photos; held out — the `scorecard`, `receipt`, `lyrics`, `leaderboard` and `grid` members and the held-out
-/// photos; in each
+/// `ticket`, `slide`, `weather`, `calendar`, `scorecard`, `receipt`, `lyrics`, `leaderboard` and `grid`
+/// ``LayoutFamily`` members, the bundled sample's pictures, the tuning photos; held out — the `chess`, `cover`,
+/// `boarding`, `chat` and `code` members and the held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
 /// of each family of the half. Prints per family and per half the pairs, the
@@ -87,9 +87,10 @@ enum RepostBench {
         let families: [Half: [LayoutFamily]] = [
             .tuning: [
                 .stage, .tint, .backdrop, .teaser, .night, .flat, .text, .quote, .product, .collage, .spotlight, .meme,
-                .post, .chart, .map, .ticket, .slide, .weather, .calendar,
+                .post, .chart, .map, .ticket, .slide, .weather, .calendar, .scorecard, .receipt, .lyrics, .leaderboard,
+                .grid,
             ],
-            .heldOut: [.scorecard, .receipt, .lyrics, .leaderboard, .grid],
+            .heldOut: [.chess, .cover, .boarding, .chat, .code],
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {
