@@ -8,5 +8,8 @@ bash scripts/deps.sh chromium || echo "note: chromium is not installed; the prev
 swift format lint --recursive --strict --parallel Package.swift Sources Tests
 # Optimised debug build (testable, assertions on): the tests decode hundreds of images, ~30x slower unoptimised.
 swift build --build-tests -Xswiftc -O -Xswiftc -warnings-as-errors
-swift test --skip-build --parallel
+# WidgetFallbackProxyTests runs on its own after the rest: it follows nginx's cache on the real clock, through an
+# entry's end and the 10 s after it, and beside the parallel suites on a busy machine its awaits could wait longer.
+swift test --skip-build --parallel --skip WidgetFallbackProxyTests
+swift test --skip-build --filter WidgetFallbackProxyTests
 bash scripts/package-test.sh  # the Debian package: built, installed, run as its units run it, purged

@@ -13,7 +13,8 @@ import Testing
 
 /// The widget's no-script fallback (`<meta http-equiv="refresh">`) behind nginx's cache (`RunningNginx`, the
 /// configuration `docs/serve.md` shows): a copy the cache stored before the entry's end and hands out after it still
-/// tells its client to come back at most 60 s after the end.
+/// tells its client to come back at most 60 s after the end. It runs on the real clock (nginx's cache does), so
+/// `scripts/test.sh` runs it on its own, after the parallel suites.
 @Suite(
     .timeLimit(.minutes(3)),
     .enabled(
