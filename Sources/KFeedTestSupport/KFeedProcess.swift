@@ -62,6 +62,15 @@ package struct KFeedProcess: Sendable {
         env.merge(environment) { $1 }
         process.environment = env
         process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
+        return try await outcome(of: process, stdin: stdin)
+    }
+
+    /// Starts `process` (its executable, arguments and environment set) and waits for it off the cooperative pool:
+    /// a thread of its own writes `stdin` and reads standard output and error to their ends, so that a long-running
+    /// tool never holds one of the pool's threads, which the other tests running at the same time share.
+    /// - Returns: the exit status and what was printed.
+    /// - Throws: when the process cannot be started.
+    package static func outcome(of process: Process, stdin: Data? = nil) async throws -> Result {
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

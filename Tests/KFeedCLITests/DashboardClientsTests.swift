@@ -76,7 +76,7 @@ struct DashboardClientsTests {
 
         // Home Assistant's feedreader: feedparser fetches the feed itself, then again with the ETag it was given.
         let feedURL = "\(server.base)/feed.xml\(query)"
-        let polled = try Self.feedparser(feedURL)
+        let polled = try await Self.feedparser(feedURL)
         #expect(polled["status"] as? Int == 200, "\(polled)")
         #expect(polled["bozo"] as? Int == 0, "\(polled)")
         #expect(polled["entries"] as? Int == 2, "09:00 and 10:00 have begun")
@@ -87,7 +87,7 @@ struct DashboardClientsTests {
 
     /// Runs feedparser as Home Assistant's feedreader does (`feedparser.parse(url)`, then with the `etag` and
     /// `modified` it returned) and reports what it saw.
-    private static func feedparser(_ url: String) throws -> [String: Any] {
+    private static func feedparser(_ url: String) async throws -> [String: Any] {
         let script = """
             import json, sys, feedparser
             first = feedparser.parse(sys.argv[1])
@@ -104,12 +104,10 @@ struct DashboardClientsTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, url]
         process.environment = ["PATH": "/usr/bin:/bin", "NO_PROXY": "*", "no_proxy": "*"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let result = try await KFeedProcess.outcome(of: process)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "feedparser: \(result.stderr)"
+        )
     }
 }

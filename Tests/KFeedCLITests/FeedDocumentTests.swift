@@ -73,16 +73,9 @@ struct FeedDocumentTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Fixture.directory.appendingPathComponent("tools/read-feed.py").path, kind, file.path]
         process.environment = ["PYTHONPATH": "/usr/local/lib/kfeed-python", "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(kind): \(String(decoding: error, as: UTF8.self))")
-        return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        let result = try await KFeedProcess.outcome(of: process)
+        #expect(result.status == 0, "\(kind): \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
     /// The text as an XML document can carry it: the characters XML 1.0 forbids as U+FFFD.

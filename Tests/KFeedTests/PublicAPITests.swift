@@ -41,7 +41,7 @@ struct PublicAPITests {
 
     /// The symbol graphs of the product's modules, extracted from the build's `.swiftmodule` files into
     /// `output/<module>/` (or a folder of their own, removed after).
-    private static func graphs(into output: URL? = nil) throws -> [(module: String, graph: SymbolGraph)] {
+    private static func graphs(into output: URL? = nil) async throws -> [(module: String, graph: SymbolGraph)] {
         let folder =
             output ?? FileManager.default.temporaryDirectory.appendingPathComponent("kfeed-api-\(UUID().uuidString)")
         defer { if output == nil { try? FileManager.default.removeItem(at: folder) } }
@@ -50,10 +50,11 @@ struct PublicAPITests {
             .map { root.appendingPathComponent("Sources/\($0)/module.modulemap").path }
             .filter { FileManager.default.fileExists(atPath: $0) }
         let modulesDirectory = try modulesDirectory()
-        return try modules.map { module in
+        var graphs: [(module: String, graph: SymbolGraph)] = []
+        for module in modules {
             let destination = folder.appendingPathComponent(module)
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
-            let status = try run(
+            let status = try await run(
                 [
                     "swift", "symbolgraph-extract", "-module-name", module, "-I", modulesDirectory.path,
                     "-target", "\(Self.architecture)-unknown-linux-gnu", "-minimum-access-level", "public",
@@ -62,22 +63,18 @@ struct PublicAPITests {
             )
             #expect(status.code == 0, "swift symbolgraph-extract failed for \(module): \(status.output)")
             let data = try Data(contentsOf: destination.appendingPathComponent("\(module).symbols.json"))
-            return (module, try JSONDecoder().decode(SymbolGraph.self, from: data))
+            graphs.append((module, try JSONDecoder().decode(SymbolGraph.self, from: data)))
         }
+        return graphs
     }
 
-    /// Runs a toolchain command found on `PATH`; its exit status and what it printed.
-    private static func run(_ arguments: [String]) throws -> (code: Int32, output: String) {
+    /// Runs a toolchain command found on `PATH`, off the cooperative pool; its exit status and what it printed.
+    private static func run(_ arguments: [String]) async throws -> (code: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try await KFeedProcess.outcome(of: process)
+        return (result.status, result.stdout + result.stderr)
     }
 
     private static var architecture: String {
@@ -139,8 +136,8 @@ struct PublicAPITests {
     }
 
     @Test
-    func theListingMatchesTheCode() throws {
-        let listing = Self.listing(try Self.graphs())
+    func theListingMatchesTheCode() async throws {
+        let listing = Self.listing(try await Self.graphs())
         if ProcessInfo.processInfo.environment["KFEED_WRITE_API"] == "1" {
             try FileManager.default.createDirectory(
                 at: Self.listingPath.deletingLastPathComponent(),
@@ -164,9 +161,9 @@ struct PublicAPITests {
     }
 
     @Test
-    func atMostTwentyFiveTypesEachDocumentedInItsCatalogue() throws {
+    func atMostTwentyFiveTypesEachDocumentedInItsCatalogue() async throws {
         var types: [String] = []
-        for (module, graph) in try Self.graphs() {
+        for (module, graph) in try await Self.graphs() {
             let catalogue = Self.root.appendingPathComponent("Sources/\(module)/\(module).docc/\(module).md")
             let text = (try? String(contentsOf: catalogue, encoding: .utf8)) ?? ""
             for symbol in graph.symbols where !symbol.identifier.precise.contains("::SYNTHESIZED::") {
@@ -185,12 +182,12 @@ struct PublicAPITests {
     /// Each module's DocC catalogue builds against its symbol graph without a warning (every ``link`` resolves, in
     /// the catalogue and in the public types' comments).
     @Test
-    func everyCatalogueBuildsWithoutAWarning() throws {
+    func everyCatalogueBuildsWithoutAWarning() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        _ = try Self.graphs(into: directory.url)
+        _ = try await Self.graphs(into: directory.url)
         for module in Self.modules {
-            let status = try Self.run([
+            let status = try await Self.run([
                 "docc", "convert", Self.root.appendingPathComponent("Sources/\(module)/\(module).docc").path,
                 "--additional-symbol-graph-dir", directory.url.appendingPathComponent(module).path,
                 "--fallback-display-name", module, "--fallback-bundle-identifier", "org.kfeed.\(module)",
