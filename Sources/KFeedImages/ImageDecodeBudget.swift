@@ -60,29 +60,21 @@ extension ImageDecodeBudget {
         return value
     }
 
-    /// Runs CPU-bound `work` on a thread of its own (off Swift's cooperative pool, which it would otherwise block)
-    /// while `bytes` of the budget are reserved: how a render, and a decode outside a refresh's `DecodeLanes`, runs.
-    /// The thread is Dispatch's: a serial queue of its own for each piece of work gets one from the pool that serial
-    /// queues share (not the pool Swift's tasks run on), idle there after earlier work rather than started for this
-    /// one.
+    /// Runs CPU-bound `work` off Swift's cooperative pool (which it would otherwise block) while `bytes` of the budget
+    /// are reserved: the one way a decode or a render runs. With `lanes` (a refresh's decodes), on one of their
+    /// threads, as soon as one ends the work handed over before. Without, on a thread of Dispatch's: a serial queue
+    /// of its own for each piece of work gets one from the pool that serial queues share (not the pool Swift's tasks
+    /// run on), idle there after earlier work rather than started for this one.
     package nonisolated func detached<T: Sendable, Failure: Error>(
         reserving bytes: Int,
+        on lanes: DecodeLanes? = nil,
         _ work: @escaping @Sendable () -> Result<T, Failure>
     ) async -> Result<T, Failure> {
         await holding(bytes) {
-            await withCheckedContinuation { continuation in
+            if let lanes { return await lanes.run(work) }
+            return await withCheckedContinuation { continuation in
                 DispatchQueue(label: "kfeed.decode").async { continuation.resume(returning: work()) }
             }
         }
-    }
-
-    /// Like ``detached(reserving:_:)``, on `lanes`' threads: the work waits there, its bytes reserved, for a lane's
-    /// thread to take it (as soon as one ends its piece of work before).
-    package nonisolated func detached<T: Sendable, Failure: Error>(
-        reserving bytes: Int,
-        on lanes: DecodeLanes,
-        _ work: @escaping @Sendable () -> Result<T, Failure>
-    ) async -> Result<T, Failure> {
-        await holding(bytes) { await lanes.run(work) }
     }
 }

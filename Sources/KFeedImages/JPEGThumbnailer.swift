@@ -114,25 +114,13 @@ package struct JPEGThumbnailer: Sendable {
 
     /// Like ``thumbnail(of:size:budget:)``, then `finish` on the same thread, with the pixels the thumbnail
     /// encodes (a refresh computes the picture's identity there, from them, beside the other downloads and decodes).
+    /// With `lanes`, on one of their threads: at most `lanes.count` thumbnails are made at once, each as soon as a
+    /// lane's thread is free.
     package func thumbnail<T: Sendable>(
         of jpeg: Data,
         size: ImageSize,
         budget: ImageDecodeBudget,
-        then finish: @escaping @Sendable (Thumbnail) -> T
-    ) async throws(ImageFailure) -> T {
-        let cost = try memoryCost(of: jpeg, size: size)
-        return try await budget.detached(reserving: cost) {
-            Result { () throws(ImageFailure) -> T in finish(try thumbnailAndPixels(of: jpeg, size: size)) }
-        }.get()
-    }
-
-    /// Like ``thumbnail(of:size:budget:then:)``, on one of `lanes`' threads: at most `lanes.count` thumbnails are
-    /// made at once, each as soon as a lane's thread is free.
-    package func thumbnail<T: Sendable>(
-        of jpeg: Data,
-        size: ImageSize,
-        budget: ImageDecodeBudget,
-        lanes: DecodeLanes,
+        lanes: DecodeLanes? = nil,
         then finish: @escaping @Sendable (Thumbnail) -> T
     ) async throws(ImageFailure) -> T {
         let cost = try memoryCost(of: jpeg, size: size)
