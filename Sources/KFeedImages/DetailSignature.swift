@@ -619,37 +619,30 @@ package struct DetailSignature: Sendable, Hashable {
                 let scale = min(placement.width, placement.height)
                 var strict: Float = 0
                 var distance = range
-                if scale >= unitScale, range <= samePictureThreshold, let fit, let a = inner.fineLightness,
-                    let b = outer.fineLightness
-                {
-                    // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without
-                    // the highlights a brightness change clipped.
+                // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without the
+                // highlights a brightness change clipped. Framed (a border or a caption band of 10–12 %): a little
+                // over the threshold on the 32×32 cells is the framed copy's coarser cells, when the fine cells
+                // (blurred alike) agree.
+                let atOneScale = scale >= unitScale && range <= samePictureThreshold
+                let framed =
+                    scale <= framedScale && range > samePictureThreshold
+                    && range <= samePictureThreshold + framedAllowance(scale)
+                if atOneScale || framed, let fit, let a = inner.fineLightness, let b = outer.fineLightness {
                     strict = fineDifference(
                         footprint(a, channels: 1, side: fineSide, placement: placement),
                         b,
                         placement: placement,
                         gain: fit.gain,
                         offset: fit.offset,
-                        unclippedFit: true
+                        unclippedFit: atOneScale
                     )
-                    distance = max(range, strict * samePictureThreshold / fineThreshold)
-                } else if scale <= framedScale, range > samePictureThreshold,
-                    range <= samePictureThreshold + framedAllowance(scale), let fit, let a = inner.fineLightness,
-                    let b = outer.fineLightness
-                {
-                    // Framed (a border or a caption band of 10–12 %): a little over the threshold on the 32×32 cells
-                    // is the framed copy's coarser cells, when the fine cells (blurred alike) agree.
-                    strict = fineDifference(
-                        footprint(a, channels: 1, side: fineSide, placement: placement),
-                        b,
-                        placement: placement,
-                        gain: fit.gain,
-                        offset: fit.offset
-                    )
-                    distance = max(
-                        range * samePictureThreshold / (samePictureThreshold + framedAllowance(scale)),
-                        strict * samePictureThreshold / framedFineThreshold
-                    )
+                    distance =
+                        atOneScale
+                        ? max(range, strict * samePictureThreshold / fineThreshold)
+                        : max(
+                            range * samePictureThreshold / (samePictureThreshold + framedAllowance(scale)),
+                            strict * samePictureThreshold / framedFineThreshold
+                        )
                 }
                 if distance < best.distance { best = (distance, range, strict, scale) }
             }
