@@ -277,6 +277,7 @@ enum RepostBench {
                             ways +=
                                 "\tway \(number(way.distance)) screen \(number(way.screen)) coarse \(number(way.coarse))"
                                 + " range \(number(way.range)) strict \(number(way.strict)) scale \(number(way.scale))"
+                                + " finer \(number(way.finer))"
                             if way.distance <= DetailSignature.samePictureThreshold {
                                 let before = widest[pair.half] ?? (0, 0)
                                 widest[pair.half] = (max(before.screen, way.screen), max(before.coarse, way.coarse))
