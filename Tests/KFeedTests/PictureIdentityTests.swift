@@ -262,19 +262,20 @@ struct PictureIdentityTests {
         )
     }
 
-    @Test(arguments: [(50, 52), (26, 52), (8, 67)])
-    func twoReceiptsOfOneTemplateThatDifferInSmallTypeAreDistinct(first: Int, second: Int) throws {
-        // Receipts of one template whose item lines and prices (type a few pixels high in the thumbnail) differ:
-        // on the 64×64 fine cells their words are a texture that matches any other; the finer cells (128×128)
-        // tell them apart, and a repost of each kind is still the same picture.
-        let a = try Self.identity(Self.member(.receipt, first))
-        let b = try Self.identity(Self.member(.receipt, second))
+    @Test(arguments: [(LayoutFamily.receipt, 50, 52), (.receipt, 26, 52), (.receipt, 8, 67), (.leaderboard, 36, 52)])
+    func twoReceiptsOfOneTemplateThatDifferInSmallTypeAreDistinct(family: LayoutFamily, first: Int, second: Int) throws
+    {
+        // Receipts of one template whose item lines and prices (type a few pixels high in the thumbnail) differ, and
+        // leaderboards of one layout with other names and points: on the 64×64 fine cells their words are a
+        // texture that matches any other; the finer cells (128×128) tell them apart, and reposts are still the same.
+        let a = try Self.identity(Self.member(family, first))
+        let b = try Self.identity(Self.member(family, second))
         #expect(a.detail.finer != nil && b.detail.finer != nil)
         #expect(a.isSamePicture(as: b) == false)
         let withoutFiner = try #require(a.detail.with(finer: nil))
         #expect(withoutFiner.isSamePicture(as: b.detail), "the 64×64 cells alone call them the same")
         for kind in ["rescale 0.4×", "re-encode q40", "crop 4 % centred", "brightness +10 %", "contrast −10 %"] {
-            let repost = try Self.identity(try Repost.copy(Self.member(.receipt, first), kind: kind))
+            let repost = try Self.identity(try Repost.copy(Self.member(family, first), kind: kind))
             #expect(a.isSamePicture(as: repost), "\(kind)")
         }
     }
