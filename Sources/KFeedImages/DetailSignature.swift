@@ -24,7 +24,9 @@ import Foundation
 ///
 /// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
 /// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
-/// only in their words over one photo or layout would pass. Where one frame is a framed part of the other
+/// only in their words over one photo or layout would pass; and where those match, the ``finer`` cells (128×128
+/// luma, kept in memory only) must match too (``finerThreshold``): small type (item lines and prices on receipts of
+/// one template) is finer than a 64×64 cell. Where one frame is a framed part of the other
 /// (``framedScale``), a way a little over the threshold (``framedAllowance(_:)``) is the same picture when the fine
 /// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail.
 package struct DetailSignature: Sendable, Hashable {
@@ -39,6 +41,9 @@ package struct DetailSignature: Sendable, Hashable {
     /// Fine lightness cells a side (``fine``).
     package static let fineSide = 64
 
+    /// Finer lightness cells a side (``finer``).
+    package static let finerSide = 128
+
     /// L of each lightness cell, row by row (L × 255), then a and b of each chroma cell (128 + 320 × value).
     package let bytes: [UInt8]
     /// L of each of ``fineSide``×``fineSide`` cells, row by row (L × 255), when the picture had that many pixels a
@@ -47,6 +52,19 @@ package struct DetailSignature: Sendable, Hashable {
     /// The fine cells through ``toe(_:)``, made when a comparison reaches the fine test (few do) rather than kept: a
     /// history of signatures holds 4 KiB of fine cells a picture instead of 20, and loads faster.
     private var fineLightness: [Float]? { fine?.map { Self.toe(Float($0) / 255) } }
+    /// The luma of each of ``finerSide``×``finerSide`` cells (``finerCells(pixels:width:height:bytesPerRow:channels:)``)
+    /// when the identity was made from pixels at twice the cells' scale (``PictureIdentity/of(jpeg:)``,
+    /// ``Thumbnail/identity()``). Not stored (16 KiB a picture): nil for a signature read from `history.json`,
+    /// which is then compared without the finer test, as before kfeed had it.
+    package let finer: [UInt8]?
+    private var finerLightness: [Float]? { finer?.map { Self.finerTable[Int($0)] } }
+    /// A luma byte of ``finer`` as lightness: OKLab's L of that grey (the cube root of its linear light), through
+    /// ``toe(_:)``.
+    private static let finerTable: [Float] = (0...255).map { value in
+        let v = Float(value) / 255
+        let linear = v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)
+        return toe(cbrtf(linear))
+    }
     /// The lightness cells (through ``toe(_:)``), smoothed by a 3×3 binomial filter.
     private let lightness: [Float]
     /// The chroma cells (a, b interleaved), smoothed alike and sampled up to ``side``×``side``.
@@ -63,12 +81,15 @@ package struct DetailSignature: Sendable, Hashable {
 
     private static let byteCount = side * side + chromaSide * chromaSide * 2
 
-    package init?(bytes: [UInt8], fine: [UInt8]? = nil) {
-        guard bytes.count == Self.byteCount, fine.map({ $0.count == Self.fineSide * Self.fineSide }) ?? true else {
+    package init?(bytes: [UInt8], fine: [UInt8]? = nil, finer: [UInt8]? = nil) {
+        guard bytes.count == Self.byteCount, fine.map({ $0.count == Self.fineSide * Self.fineSide }) ?? true,
+            finer.map({ $0.count == Self.finerSide * Self.finerSide }) ?? true
+        else {
             return nil
         }
         self.bytes = bytes
         self.fine = fine
+        self.finer = fine == nil ? nil : finer
         let side = Self.side
         let chromaSide = Self.chromaSide
         let l = bytes[0..<(side * side)].map { Self.toe(Float($0) / 255) }
@@ -99,7 +120,7 @@ package struct DetailSignature: Sendable, Hashable {
     }
 
     package static func == (lhs: DetailSignature, rhs: DetailSignature) -> Bool {
-        lhs.bytes == rhs.bytes && lhs.fine == rhs.fine
+        lhs.bytes == rhs.bytes && lhs.fine == rhs.fine && lhs.finer == rhs.finer
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -165,6 +186,56 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         return DetailSignature(bytes: bytes, fine: fine)
+    }
+
+    /// This signature with ``finer`` cells.
+    package func with(finer: [UInt8]?) -> DetailSignature? {
+        DetailSignature(bytes: bytes, fine: fine, finer: finer)
+    }
+
+    /// The ``finer`` cells of decoded pixels (as ``of(pixels:width:height:bytesPerRow:channels:)`` takes them): the
+    /// area mean of each cell's sRGB luma (0.299 R + 0.587 G + 0.114 B, as encoded); nil under ``finerSide`` pixels
+    /// a side.
+    package static func finerCells(
+        pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        channels: Int
+    ) -> [UInt8]? {
+        let n = finerSide
+        guard width >= n, height >= n, [1, 3, 4].contains(channels), bytesPerRow >= width * channels,
+            pixels.count >= (height - 1) * bytesPerRow + width * channels
+        else { return nil }
+        let columns = AreaWeights(source: width, target: n)
+        let rows = AreaWeights(source: height, target: n)
+        let step = channels == 1 ? 0 : 1
+        var luma = [Float](repeating: 0, count: width)
+        var cells = [Float](repeating: 0, count: n * n)
+        var horizontal = [Float](repeating: 0, count: n)
+        // Each source row's share of each cell row.
+        var shares = [[(Int, Float)]](repeating: [], count: height)
+        for (cell, span) in rows.spans.enumerated() {
+            for (y, weight) in span { shares[y].append((cell, weight)) }
+        }
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for x in 0..<width {
+                let index = row + x * channels
+                luma[x] =
+                    0.299 * Float(pixels[index]) + 0.587 * Float(pixels[index + step])
+                    + 0.114 * Float(pixels[index + 2 * step])
+            }
+            for cell in 0..<n {
+                var sum: Float = 0
+                for (x, weight) in columns.spans[cell] { sum += luma[x] * weight }
+                horizontal[cell] = sum
+            }
+            for (cellY, weight) in shares[y] {
+                for cell in 0..<n { cells[cellY * n + cell] += horizontal[cell] * weight }
+            }
+        }
+        return cells.map { quantise(Double($0)) }
     }
 
     /// The picture as `side`×`side` cells of linear RGB, each the area mean of the pixels it covers.
@@ -236,9 +307,11 @@ package struct DetailSignature: Sendable, Hashable {
     /// screen's score (``screenBound``) and the best coarse score (``coarseBound``).
     package func measured(
         within other: DetailSignature
-    ) -> (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float) {
+    ) -> (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float) {
         let way = Self.inner(self, within: other)
-        return (way.distance, Self.screen(self, within: other), way.coarse, way.range, way.strict, way.scale)
+        return (
+            way.distance, Self.screen(self, within: other), way.coarse, way.range, way.strict, way.scale, way.finer
+        )
     }
 
     // MARK: - Screens
@@ -528,7 +601,7 @@ package struct DetailSignature: Sendable, Hashable {
         _ inner: DetailSignature,
         within outer: DetailSignature,
         coarseBound: Float = .infinity
-    ) -> (distance: Float, coarse: Float, range: Float, strict: Float, scale: Float) {
+    ) -> (distance: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float) {
         // Coarse: scale pairs within 3 % of each other at each anchor, scored by the lightness' mean squared
         // difference after the gain and offset fit. The best two are kept in the order a stable sort by score
         // gives (the earlier of equal scores first).
@@ -585,15 +658,17 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        guard let first else { return (.infinity, .infinity, .infinity, .infinity, 0) }
+        guard let first else { return (.infinity, .infinity, .infinity, .infinity, 0, 0) }
         if first.score > hopeless {
             let distance = first.score.squareRoot() * 100
-            return (distance, first.score, distance, .infinity, 0)
+            return (distance, first.score, distance, .infinity, 0, 0)
         }
-        if first.score > coarseBound { return (.infinity, first.score, .infinity, .infinity, 0) }
+        if first.score > coarseBound { return (.infinity, first.score, .infinity, .infinity, 0, 0) }
         // Fine: each of the best two climbs (on the coarse grid, then the full one, within the slack of its
         // anchor), then is judged where it differs most.
-        var best: (distance: Float, range: Float, strict: Float, scale: Float) = (.infinity, .infinity, .infinity, 0)
+        var best: (distance: Float, range: Float, strict: Float, scale: Float, finer: Float) = (
+            .infinity, .infinity, .infinity, 0, 0
+        )
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
             for candidate in [first, second].compactMap({ $0 }) {
                 let anchor = candidate.placement
@@ -622,11 +697,12 @@ package struct DetailSignature: Sendable, Hashable {
                 // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without the
                 // highlights a brightness change clipped. Framed (a border or a caption band of 10–12 %): a little
                 // over the threshold on the 32×32 cells is the framed copy's coarser cells, when the fine cells
-                // (blurred alike) agree.
+                // (blurred alike) agree. At one scale, where the fine cells agree, the finer ones (small type) too.
                 let atOneScale = scale >= unitScale && range <= samePictureThreshold
                 let framed =
                     scale <= framedScale && range > samePictureThreshold
                     && range <= samePictureThreshold + framedAllowance(scale)
+                var finerScore: Float = 0
                 if atOneScale || framed, let fit, let a = inner.fineLightness, let b = outer.fineLightness {
                     strict = fineDifference(
                         footprint(a, channels: 1, side: fineSide, placement: placement),
@@ -636,6 +712,18 @@ package struct DetailSignature: Sendable, Hashable {
                         offset: fit.offset,
                         unclippedFit: atOneScale
                     )
+                    if atOneScale, strict <= fineThreshold, let a = inner.finerLightness,
+                        let b = outer.finerLightness
+                    {
+                        finerScore = fineDifference(
+                            footprint(a, channels: 1, side: finerSide, placement: placement, cellScale: 4),
+                            b,
+                            placement: placement,
+                            gain: fit.gain,
+                            offset: fit.offset,
+                            side: finerSide
+                        )
+                    }
                     distance =
                         atOneScale
                         ? max(range, strict * samePictureThreshold / fineThreshold)
@@ -644,10 +732,13 @@ package struct DetailSignature: Sendable, Hashable {
                             strict * samePictureThreshold / framedFineThreshold
                         )
                 }
-                if distance < best.distance { best = (distance, range, strict, scale) }
+                if atOneScale, distance <= samePictureThreshold {
+                    distance = max(distance, finerScore * samePictureThreshold / finerThreshold)
+                }
+                if distance < best.distance { best = (distance, range, strict, scale, finerScore) }
             }
         }
-        return (best.distance, first.score, best.range, best.strict, best.scale)
+        return (best.distance, first.score, best.range, best.strict, best.scale, best.finer)
     }
 
     /// `placement` moved by `move` (on its position, or its size) while a move lowers the fitted lightness error of
@@ -931,26 +1022,27 @@ package struct DetailSignature: Sendable, Hashable {
         return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset))
     }
 
-    /// The fine lightness difference of `inner` against `outer` at `placement` (both ``fineSide`` a side, through
-    /// the toe), `outer`'s fitted by `gain` and `offset` and held within black and white: each cell's distance
-    /// from the range `outer` spans within ``fineTolerance`` fine cells of where it lands, judged on the worst
-    /// 3×3-cell neighbourhood (OKLab units × 100), the four outer rings of cells and those landing within two
-    /// cells of `outer`'s edge left out.
+    /// The fine lightness difference of `inner` against `outer` at `placement` (both `side` a side, ``fineSide``
+    /// or ``finerSide``, through the toe), `outer`'s fitted by `gain` and `offset` and held within black and
+    /// white: each cell's distance from the range `outer` spans within ``fineTolerance`` fine cells (half a cell on
+    /// the finer ones) of where it lands, judged on the worst 3×3-cell neighbourhood (OKLab units × 100), the outer
+    /// rings of cells (four fine, eight finer) and those landing within two fine cells of `outer`'s edge left out.
     private static func fineDifference(
         _ inner: [Float],
         _ outer: [Float],
         placement: Placement,
         gain: Float,
         offset: Float,
-        unclippedFit: Bool = false
+        unclippedFit: Bool = false,
+        side m: Int = fineSide
     ) -> Float {
-        let m = fineSide
         // Lined up again on the fine cells (half a fine cell is as far as the full grid's climb could place it),
         // and the lightness fitted there; the fit of the full grid when too little lands.
         var placement = placement
         var (gain, offset) = (gain, offset)
+        let ring = 4 * m / fineSide
         withUnsafeTemporaryAllocation(of: Float.self, capacity: m * m) { scratch in
-            placement = climbed(placement, anchor: placement, inner, outer, side: m, move: 1 / 256, scratch)
+            placement = climbed(placement, anchor: placement, inner, outer, side: m, move: 1 / Float(4 * m), scratch)
             let columns = Axis(start: placement.x, size: placement.width, cells: m, side: m)
             let rows = Axis(start: placement.y, size: placement.height, cells: m, side: m)
             outer.withUnsafeBufferPointer { b in
@@ -967,10 +1059,11 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        let columns = [-fineTolerance, 0, fineTolerance].map {
+        let tolerance = m == fineSide ? fineTolerance : finerTolerance
+        let columns = [-tolerance, 0, tolerance].map {
             Axis(start: placement.x, size: placement.width, cells: m, side: m, nudge: $0)
         }
-        let rows = [-fineTolerance, 0, fineTolerance].map {
+        let rows = [-tolerance, 0, tolerance].map {
             Axis(start: placement.y, size: placement.height, cells: m, side: m, nudge: $0)
         }
         var difference = [Float](repeating: .nan, count: m * m)
@@ -982,12 +1075,13 @@ package struct DetailSignature: Sendable, Hashable {
         let toneChange = abs(gain * 0.9 + offset - 0.9) >= 0.02
         inner.withUnsafeBufferPointer { a in
             outer.withUnsafeBufferPointer { b in
-                for y in 4..<(m - 4) {
-                    for x in 4..<(m - 4) {
+                for y in ring..<(m - ring) {
+                    for x in ring..<(m - ring) {
                         guard columns[1].index[x] >= 0, rows[1].index[y] >= 0 else { continue }
                         let landsX = Float(columns[1].index[x]) + columns[1].fraction[x]
                         let landsY = Float(rows[1].index[y]) + rows[1].fraction[y]
-                        guard min(landsX, landsY) >= 2, max(landsX, landsY) <= last - 2 else { continue }
+                        let edge = Float(ring / 2)
+                        guard min(landsX, landsY) >= edge, max(landsX, landsY) <= last - edge else { continue }
                         var (low, high) = (Float.infinity, -Float.infinity)
                         for (cx, cy) in [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)] {
                             let (column, row) = (columns[cx], rows[cy])
@@ -1013,7 +1107,7 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        return worstNeighbourhood(difference, side: m, margin: 5)
+        return worstNeighbourhood(difference, side: m, margin: ring + 1)
     }
 
     /// The largest mean of a 3×3-cell neighbourhood of a `side`×`side` map whose centre is at least `margin` cells
@@ -1045,7 +1139,7 @@ package struct DetailSignature: Sendable, Hashable {
     /// line up at 0.96–1.
     package static let unitScale: Float = 0.96
 
-    /// The largest ``fineDifference(_:_:placement:gain:offset:unclippedFit:)`` at which two frames at about one scale
+    /// The largest ``fineDifference(_:_:placement:gain:offset:unclippedFit:side:)`` at which two frames at about one scale
     /// are the same picture (the picture's fine cells blurred to the other's footprint, the fit without clipped
     /// highlights): the 32×32 range test lets any texture match any texture (other words in one font over one photo,
     /// other day numbers under one calendar scene); on the 64×64 cells, with a tolerance of a third of a cell, they
@@ -1072,8 +1166,20 @@ package struct DetailSignature: Sendable, Hashable {
     /// pair of the tuning half through, and caught 11 more framed reposts).
     package static let framedFineThreshold: Float = 4
 
+    /// The largest finer difference (``fineDifference(_:_:placement:gain:offset:unclippedFit:side:)`` on the
+    /// ``finer`` cells, the luma through OKLab's L of that grey and the toe, a tolerance of half a finer cell) at
+    /// which two frames at about one scale whose fine cells match are the same picture. Set on the tuning half of
+    /// `bench/reposts.sh` (2026-11-27, 10:23, 189,102 distinct pairs and 4,893 reposts): receipts of one template
+    /// that differ in their item lines and prices scored from 13.4, two leaderboards of one layout 16.2 and 18.1,
+    /// one calendar page 15.1; reposts up to 12.9 (a −10 % brightness change of a receipt, a 4 % crop of a photo)
+    /// but one, a 4 % crop of a photo at 20.7, missed.
+    package static let finerThreshold: Float = 13
+
     /// How far from where a fine cell lands its match may lie, in fine cells.
     private static let fineTolerance: Float = 0.35
+
+    /// How far from where a finer cell lands its match may lie, in finer cells.
+    private static let finerTolerance: Float = 0.5
 
     /// How much blur (as a variance, in `inner`'s cells²) a cell of `outer` adds to `inner`'s picture for each
     /// unit of `1 / scale² − 1`: where `inner`'s frame is a part of `outer`'s (a border, a caption band, a crop),
@@ -1088,10 +1194,11 @@ package struct DetailSignature: Sendable, Hashable {
         _ grid: [Float],
         channels: Int,
         side n: Int = side,
-        placement: Placement
+        placement: Placement,
+        cellScale: Float = 1
     ) -> [Float] {
         func variance(_ size: Float) -> Float {
-            min(1, max(0, footprintVariance * (1 / (size * size) - 1)))
+            min(cellScale, max(0, cellScale * footprintVariance * (1 / (size * size) - 1)))
         }
         let (across, down) = (variance(placement.width), variance(placement.height))
         guard across >= 0.01 || down >= 0.01 else { return grid }
@@ -1099,7 +1206,7 @@ package struct DetailSignature: Sendable, Hashable {
         var line = [Float](repeating: 0, count: n)
         // A [t, 1 − 2t, t] kernel has a variance of 2t; over 0.5 it is applied twice.
         for (variance, stride, step) in [(across, n, 1), (down, 1, n)] where variance >= 0.01 {
-            let passes = variance > 0.5 ? 2 : 1
+            let passes = max(1, Int((variance / 0.5).rounded(.up)))
             let t = variance / Float(2 * passes)
             for lane in 0..<n {
                 for channel in 0..<channels {

@@ -22,29 +22,82 @@ package struct PictureIdentity: Sendable, Hashable {
     }
 
     /// The identity of a JPEG (a widget thumbnail), from one decode at the smallest fast scale that leaves
-    /// ``DetailSignature/fineSide`` pixels a side; nil when it cannot be decoded.
+    /// ``DetailSignature/fineSide`` pixels a side (1/4 for a widget thumbnail), and its finer cells from another at
+    /// the smallest that leaves ``DetailSignature/finerSide`` (1/2); nil when it cannot be decoded.
     package static func of(jpeg: Data) -> PictureIdentity? {
         jpeg.withUnsafeBytes { bytes -> PictureIdentity? in
             guard let decoder = try? TurboJPEGHandle(.decompressor), let header = try? decoder.header(of: bytes)
             else { return nil }
-            let side = DetailSignature.fineSide
-            let factor =
-                TurboJPEGHandle.fastScalingFactors.first {
-                    $0.scaled(header.width) >= side && $0.scaled(header.height) >= side
-                } ?? TurboJPEGHandle.fastScalingFactors.last
-            guard let factor else { return nil }
-            let width = factor.scaled(header.width)
-            let height = factor.scaled(header.height)
-            guard width >= 9, height >= 8 else { return nil }
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let decoded = pixels.withUnsafeMutableBytes { destination in
-                (try? decoder.decompressRGBX(bytes, width: width, height: height, into: destination)) != nil
+            /// The pixels at the smallest fast scale leaving `side` pixels a side (the largest scale when none does).
+            func decoded(side: Int) -> (pixels: [UInt8], width: Int, height: Int)? {
+                let factor =
+                    TurboJPEGHandle.fastScalingFactors.first {
+                        $0.scaled(header.width) >= side && $0.scaled(header.height) >= side
+                    } ?? TurboJPEGHandle.fastScalingFactors.last
+                guard let factor else { return nil }
+                let width = factor.scaled(header.width)
+                let height = factor.scaled(header.height)
+                guard width >= 9, height >= 8 else { return nil }
+                var pixels = [UInt8](repeating: 0, count: width * height * 4)
+                let decoded = pixels.withUnsafeMutableBytes { destination in
+                    (try? decoder.decompressRGBX(bytes, width: width, height: height, into: destination)) != nil
+                }
+                return decoded ? (pixels, width, height) : nil
             }
-            guard decoded else { return nil }
-            return pixels.withUnsafeBytes { buffer in
-                of(pixels: buffer, width: width, height: height, bytesPerRow: width * 4, channels: 4)
-            }
+            guard let quarter = decoded(side: DetailSignature.fineSide),
+                let identity = quarter.pixels.withUnsafeBytes({ buffer in
+                    of(
+                        pixels: buffer,
+                        width: quarter.width,
+                        height: quarter.height,
+                        bytesPerRow: quarter.width * 4,
+                        channels: 4
+                    )
+                })
+            else { return nil }
+            guard let half = decoded(side: DetailSignature.finerSide),
+                let finer = half.pixels.withUnsafeBytes({ buffer in
+                    DetailSignature.finerCells(
+                        pixels: buffer,
+                        width: half.width,
+                        height: half.height,
+                        bytesPerRow: half.width * 4,
+                        channels: 4
+                    )
+                }),
+                let detail = identity.detail.with(finer: finer)
+            else { return identity }
+            return PictureIdentity(hash: identity.hash, detail: detail)
         }
+    }
+
+    /// The identity of RGBX pixels (rows packed) at twice the scale the cells are made from (a widget thumbnail's
+    /// 2×2 means, ``Thumbnail/identity()``): the ``DetailSignature`` from their 2×2 means, its finer cells from the
+    /// pixels themselves.
+    static func of(half pixels: [UInt8], width: Int, height: Int) -> PictureIdentity? {
+        let quarter = Thumbnail.blockMeans(pixels, width: width, height: height, block: 2)
+        let finer = pixels.withUnsafeBytes { buffer in
+            DetailSignature.finerCells(
+                pixels: buffer,
+                width: width,
+                height: height,
+                bytesPerRow: width * 4,
+                channels: 4
+            )
+        }
+        guard
+            let identity = quarter.pixels.withUnsafeBytes({ buffer in
+                of(
+                    pixels: buffer,
+                    width: quarter.width,
+                    height: quarter.height,
+                    bytesPerRow: quarter.width * 4,
+                    channels: 4
+                )
+            })
+        else { return nil }
+        guard let detail = identity.detail.with(finer: finer) else { return identity }
+        return PictureIdentity(hash: identity.hash, detail: detail)
     }
 
     /// The identity of decoded pixels (the widget thumbnail as shown, at any size of at least 9×8; 32×32 or more

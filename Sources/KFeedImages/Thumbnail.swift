@@ -20,25 +20,44 @@ package struct Thumbnail: Sendable {
     ///
     /// It gives what ``PictureIdentity/of(jpeg:)`` gives for ``jpeg`` without decoding it: that decodes the JPEG at
     /// the smallest scale leaving ``DetailSignature/fineSide`` pixels a side — 1/4 for a widget thumbnail, where each
-    /// sample is the mean of a 4×4 block; here the same block means are taken from the pixels (before the encoder's
-    /// loss). A thumbnail too small for that gives its pixels whole.
+    /// sample is about the mean of a 4×4 block — and again at 1/2 for the finer cells; here the 2×2 block means are
+    /// taken from the pixels (before the encoder's loss), the finer cells from them and the rest from their 2×2
+    /// means. A thumbnail too small for a quarter scale of ``DetailSignature/fineSide`` pixels gives its pixels
+    /// whole.
     package func identity() -> PictureIdentity? {
         guard pixels.count >= size.width * size.height * 4 else { return PictureIdentity.of(jpeg: jpeg) }
-        let (pixels, width, height) =
-            min(size.width, size.height) / 4 >= DetailSignature.fineSide
-            ? blockMeans() : (self.pixels, size.width, size.height)
-        return pixels.withUnsafeBytes { bytes in
-            PictureIdentity.of(pixels: bytes, width: width, height: height, bytesPerRow: width * 4, channels: 4)
+        guard min(size.width, size.height) / 4 >= DetailSignature.fineSide else {
+            return pixels.withUnsafeBytes { bytes in
+                PictureIdentity.of(
+                    pixels: bytes,
+                    width: size.width,
+                    height: size.height,
+                    bytesPerRow: size.width * 4,
+                    channels: 4
+                )
+            }
         }
+        let half = Self.blockMeans(pixels, width: size.width, height: size.height, block: 2)
+        return PictureIdentity.of(half: half.pixels, width: half.width, height: half.height)
     }
 
     /// The mean of each 4×4 block of the pixels, `ceil(width / 4)` × `ceil(height / 4)`, as a JPEG decoder's 1/4 scale
     /// gives them: a partial block at the right or bottom edge is padded by repeating its last column or row, as the
     /// encoder pads it.
     func blockMeans() -> (pixels: [UInt8], width: Int, height: Int) {
-        let (width, height) = (size.width, size.height)
-        let blocksWide = (width + 3) / 4
-        let blocksHigh = (height + 3) / 4
+        Self.blockMeans(pixels, width: size.width, height: size.height, block: 4)
+    }
+
+    /// The mean of each `block`×`block` block of RGBX `pixels` (`width`×`height`, rows packed), as
+    /// ``blockMeans()`` takes them.
+    static func blockMeans(
+        _ pixels: [UInt8],
+        width: Int,
+        height: Int,
+        block: Int
+    ) -> (pixels: [UInt8], width: Int, height: Int) {
+        let blocksWide = (width + block - 1) / block
+        let blocksHigh = (height + block - 1) / block
         var means = [UInt8](repeating: 0, count: blocksWide * blocksHigh * 4)
         // A block row's sums, a pixel's four channels at once (the fourth unused); the columns of the padded edge
         // repeat the last one. Offsets stay within the pixels by construction: wrapping arithmetic, no checks.
@@ -49,19 +68,20 @@ package struct Thumbnail: Sendable {
                 let base = bytes.baseAddress!
                 for blockY in 0..<blocksHigh {
                     sums.initialize(repeating: .zero, count: blocksWide)
-                    for step in 0..<4 {
-                        let row = base + min(blockY &* 4 &+ step, height &- 1) &* width &* 4
-                        for x in 0..<blocksWide &* 4 {
+                    for step in 0..<block {
+                        let row = base + min(blockY &* block &+ step, height &- 1) &* width &* 4
+                        for x in 0..<blocksWide &* block {
                             let pixel = row.loadUnaligned(
                                 fromByteOffset: min(x, width &- 1) &* 4,
                                 as: SIMD4<UInt8>.self
                             )
-                            sums[x &>> 2] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
+                            sums[x / block] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
                         }
                     }
                     for blockX in 0..<blocksWide {
                         let at = (blockY &* blocksWide &+ blockX) &* 4
-                        let mean = (sums[blockX] &+ 8) / 16
+                        let count = UInt32(block &* block)
+                        let mean = (sums[blockX] &+ SIMD4(repeating: count / 2)) / SIMD4(repeating: count)
                         means[at] = UInt8(truncatingIfNeeded: mean[0])
                         means[at &+ 1] = UInt8(truncatingIfNeeded: mean[1])
                         means[at &+ 2] = UInt8(truncatingIfNeeded: mean[2])

@@ -93,6 +93,21 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Code screenshots in one editor theme (a dark ground, a tab, a gutter of line numbers, 14–20 lines of
     /// keywords, names and strings in the theme's colours): the lines' indents, lengths and words are the member's.
     case code
+    /// Restaurant menus of one template (a dark green board, a cream card, the restaurant's name, two headed
+    /// sections of 4–6 dishes with prices in small type, a footer): the dishes and the prices are the member's.
+    case menu
+    /// Train timetables of one operator (a yellow header with the line's name, a grid of 6 stations by 7 trains of
+    /// departure times in small type on alternating shades): the times and the stations' order are the member's.
+    case timetable
+    /// Sudoku puzzles in one newspaper style (a thick-ruled 9×9 grid on newsprint, a small heading): the 24–32 given
+    /// digits and their places are the member's.
+    case sudoku
+    /// Event posters of one design (one shared photo-like scene, a band's name in large type, a red date bar):
+    /// only the small type (the date, the city and venue, the support acts) is the member's.
+    case poster
+    /// Sheet music in one engraving (a title, five staves of five lines, a clef mark, bar lines): the notes' places,
+    /// stems and the bars' count are the member's.
+    case sheet
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -242,6 +257,21 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .code:
             var own = SeededRandom(scrambling: seed &+ 90_005)
             Self.code(random: &own, canvas: &canvas)
+        case .menu:
+            var own = SeededRandom(scrambling: seed &+ 90_006)
+            Self.menu(random: &own, canvas: &canvas)
+        case .timetable:
+            var own = SeededRandom(scrambling: seed &+ 90_007)
+            Self.timetable(random: &own, canvas: &canvas)
+        case .sudoku:
+            var own = SeededRandom(scrambling: seed &+ 90_008)
+            Self.sudoku(random: &own, canvas: &canvas)
+        case .poster:
+            var own = SeededRandom(scrambling: seed &+ 90_009)
+            Self.poster(random: &own, canvas: &canvas)
+        case .sheet:
+            var own = SeededRandom(scrambling: seed &+ 90_010)
+            Self.sheet(random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -1257,6 +1287,200 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 let ink = token == 0 ? colours[0] : colours[1 + Int(random.next() % 4)]
                 write([word], x: x, y: y, w: width, h: 0.04, size: 0.032, ink: ink, paper: ground, canvas: &canvas)
                 x += width
+            }
+        }
+    }
+
+    private static func menu(random: inout SeededRandom, canvas: inout Canvas) {
+        let board = TestJPEG.Colour(28, 58, 44)
+        let card = TestJPEG.Colour(246, 238, 218)
+        let ink = TestJPEG.Colour(40, 32, 28)
+        let accent = TestJPEG.Colour(150, 40, 36)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: board)
+        canvas.rectangle(x: 0.07, y: 0.04, width: 0.86, height: 0.92, colour: card)
+        write(["la tavola"], x: 0.25, y: 0.05, w: 0.5, h: 0.1, size: 0.07, ink: accent, paper: card, canvas: &canvas)
+        let dishes = [
+            "risotto", "gnocchi", "lasagne", "ravioli", "polenta", "minestrone", "bruschetta", "carpaccio",
+            "tiramisu", "panna cotta", "cannoli", "osso buco", "saltimbocca", "focaccia", "arancini", "frittata",
+            "caponata", "gelato", "pesto", "vongole",
+        ]
+        var y = 0.16
+        for heading in ["antipasti", "secondi"] {
+            write([heading], x: 0.12, y: y, w: 0.5, h: 0.06, size: 0.045, ink: accent, paper: card, canvas: &canvas)
+            y += 0.06
+            for _ in 0..<(4 + Int(random.next() % 3)) {
+                let dish = dishes[Int(random.next() % UInt64(dishes.count))]
+                let price = "\(6 + random.next() % 24).\(random.next() % 2 == 0 ? "50" : "00")"
+                write([dish], x: 0.12, y: y, w: 0.5, h: 0.04, size: 0.032, ink: ink, paper: card, canvas: &canvas)
+                write([price], x: 0.72, y: y, w: 0.16, h: 0.04, size: 0.032, ink: ink, paper: card, canvas: &canvas)
+                y += 0.045
+            }
+            y += 0.03
+        }
+        canvas.rectangle(x: 0.12, y: 0.9, width: 0.76, height: 0.003, colour: accent)
+    }
+
+    private static func timetable(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(250, 250, 250)
+        let shade = TestJPEG.Colour(228, 232, 240)
+        let header = TestJPEG.Colour(250, 204, 40)
+        let ink = TestJPEG.Colour(20, 24, 40)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 0.12, colour: header)
+        write(
+            ["line s4  weekdays"],
+            x: 0.05,
+            y: 0.03,
+            w: 0.9,
+            h: 0.08,
+            size: 0.05,
+            ink: ink,
+            paper: header,
+            canvas: &canvas
+        )
+        var stations = ["north", "park", "mill lane", "old town", "harbour", "airport", "college", "bridge"]
+        for index in stations.indices.reversed() {
+            stations.swapAt(index, Int(random.next() % UInt64(index + 1)))
+        }
+        for row in 0..<6 {
+            let y = 0.16 + Double(row) * 0.13
+            let ground = row % 2 == 0 ? shade : paper
+            canvas.rectangle(x: 0, y: y, width: 1, height: 0.13, colour: ground)
+            write(
+                [stations[row]],
+                x: 0.02,
+                y: y + 0.04,
+                w: 0.24,
+                h: 0.05,
+                size: 0.03,
+                ink: ink,
+                paper: ground,
+                canvas: &canvas
+            )
+            var minute = Int(random.next() % 60) + row * 4
+            for column in 0..<7 {
+                minute += 12 + Int(random.next() % 10)
+                let time = "\(6 + minute / 60 % 18):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
+                let x = 0.27 + Double(column) * 0.104
+                write([time], x: x, y: y + 0.04, w: 0.1, h: 0.05, size: 0.026, ink: ink, paper: ground, canvas: &canvas)
+            }
+        }
+    }
+
+    private static func sudoku(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(238, 234, 222)
+        let ink = TestJPEG.Colour(26, 26, 26)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        write(
+            ["sudoku  no. 412"],
+            x: 0.08,
+            y: 0.04,
+            w: 0.84,
+            h: 0.07,
+            size: 0.05,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        let (left, top) = (0.08, 0.16)
+        let side = 0.84
+        let tall = side * Double(canvas.width) / Double(canvas.height)
+        for line in 0...9 {
+            let weight = line % 3 == 0 ? 0.006 : 0.002
+            let offset = Double(line) / 9
+            canvas.rectangle(x: left + side * offset - weight / 2, y: top, width: weight, height: tall, colour: ink)
+            canvas.rectangle(x: left, y: top + tall * offset - weight / 2, width: side, height: weight, colour: ink)
+        }
+        for _ in 0..<(24 + Int(random.next() % 9)) {
+            let cell = Int(random.next() % 81)
+            let digit = "\(1 + random.next() % 9)"
+            write(
+                [digit],
+                x: left + side * (Double(cell % 9) + 0.12) / 9,
+                y: top + tall * (Double(cell / 9) + 0.06) / 9,
+                w: side * 0.8 / 9,
+                h: tall * 0.9 / 9,
+                size: 0.04,
+                ink: ink,
+                paper: paper,
+                canvas: &canvas
+            )
+        }
+    }
+
+    private static func poster(random: inout SeededRandom, canvas: inout Canvas) {
+        scene(seed: 7_070, canvas: &canvas)
+        let white = TestJPEG.Colour(250, 250, 250)
+        let red = TestJPEG.Colour(210, 36, 48)
+        let dark = TestJPEG.Colour(24, 20, 28)
+        canvas.rectangle(x: 0, y: 0.62, width: 1, height: 0.38, colour: dark)
+        write(
+            ["the hollow pines"],
+            x: 0.06,
+            y: 0.63,
+            w: 0.88,
+            h: 0.12,
+            size: 0.08,
+            ink: white,
+            paper: dark,
+            canvas: &canvas
+        )
+        canvas.rectangle(x: 0.06, y: 0.76, width: 0.88, height: 0.06, colour: red)
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        let date = "\(1 + random.next() % 28) \(months[Int(random.next() % 12)]) 2027  doors 7 pm"
+        write([date], x: 0.08, y: 0.765, w: 0.84, h: 0.05, size: 0.036, ink: white, paper: red, canvas: &canvas)
+        let cities = ["leeds", "bristol", "glasgow", "cardiff", "brighton", "norwich", "belfast", "york", "bath"]
+        let venues = ["corn exchange", "the forum", "old fire station", "guildhall", "social club", "pavilion"]
+        let place =
+            cities[Int(random.next() % UInt64(cities.count))] + "  " + venues[Int(random.next() % UInt64(venues.count))]
+        let acts = ["low tide", "pale rider", "the foxes", "mira lune", "quiet harbour", "ember", "north of june"]
+        let support =
+            "with " + acts[Int(random.next() % UInt64(acts.count))] + " and "
+            + acts[Int(random.next() % UInt64(acts.count))]
+        write(
+            [place, support],
+            x: 0.06,
+            y: 0.84,
+            w: 0.88,
+            h: 0.12,
+            size: 0.032,
+            ink: white,
+            paper: dark,
+            canvas: &canvas
+        )
+    }
+
+    private static func sheet(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(252, 250, 244)
+        let ink = TestJPEG.Colour(20, 20, 20)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        write(["air in g"], x: 0.3, y: 0.03, w: 0.4, h: 0.07, size: 0.05, ink: ink, paper: paper, canvas: &canvas)
+        let gap = 0.012
+        for staff in 0..<5 {
+            let top = 0.14 + Double(staff) * 0.17
+            for line in 0..<5 {
+                canvas.rectangle(x: 0.06, y: top + Double(line) * gap, width: 0.88, height: 0.002, colour: ink)
+            }
+            canvas.rectangle(x: 0.08, y: top - 0.01, width: 0.02, height: gap * 6, colour: ink)
+            let bars = 3 + Int(random.next() % 2)
+            for bar in 1...bars {
+                let x = 0.12 + 0.82 * Double(bar) / Double(bars)
+                canvas.rectangle(x: x - 0.002, y: top, width: 0.003, height: gap * 4, colour: ink)
+            }
+            var x = 0.15
+            while x < 0.92 {
+                let step = Int(random.next() % 11) - 2
+                let y = top + Double(step) * gap / 2
+                canvas.ellipse(x: x, y: y, radiusX: 0.011, radiusY: 0.008, angle: -0.4, colour: ink)
+                let up = step > 4
+                canvas.rectangle(
+                    x: up ? x - 0.011 : x + 0.009,
+                    y: up ? y : y - 0.045,
+                    width: 0.003,
+                    height: 0.045,
+                    colour: ink
+                )
+                x += 0.04 + Double(random.next() % 3) * 0.02
             }
         }
     }

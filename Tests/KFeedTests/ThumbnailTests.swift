@@ -34,6 +34,8 @@ struct ThumbnailTests {
                 "\(source.name) at \(size)"
             )
             #expect(fromPixels.isSamePicture(as: decoded), "\(source.name) at \(size)")
+            // Both keep the finer cells (the thumbnail at half scale has at least 128 pixels a side).
+            #expect(fromPixels.detail.finer != nil && decoded.detail.finer != nil, "\(source.name) at \(size)")
         }
     }
 
@@ -44,9 +46,22 @@ struct ThumbnailTests {
         let decoded = try #require(PictureIdentity.of(jpeg: thumbnail.jpeg))
         #expect(fromPixels.hash.distance(to: decoded.hash) <= 10)
         #expect(fromPixels.isSamePicture(as: decoded))
+        #expect(fromPixels.detail.finer == nil && decoded.detail.finer == nil)
         // Another picture at that size is not the same.
         let other = try JPEGThumbnailer().thumbnailAndPixels(of: try Self.sources()[1].jpeg, size: size)
         #expect(try #require(other.identity()).isSamePicture(as: fromPixels) == false)
+    }
+
+    @Test func twoByTwoBlockMeansAverageEachBlock() {
+        // 3×2: columns 0–1 of each row 100 and 200 (a block mean of 150), column 2 alone (padded by itself).
+        let pixels: [UInt8] = [
+            100, 10, 0, 255, 200, 30, 0, 255, 50, 0, 0, 255,
+            200, 10, 0, 255, 100, 30, 0, 255, 50, 0, 0, 255,
+        ]
+        let means = Thumbnail.blockMeans(pixels, width: 3, height: 2, block: 2)
+        #expect(means.width == 2 && means.height == 1)
+        #expect(Array(means.pixels[0..<4]) == [150, 20, 0, 255])
+        #expect(Array(means.pixels[4..<8]) == [50, 0, 0, 255])
     }
 
     @Test func blockMeansPadAPartialBlockByRepeatingItsEdge() {
