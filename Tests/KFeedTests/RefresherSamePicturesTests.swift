@@ -68,13 +68,13 @@ struct RefresherSamePicturesTests {
 
     struct Failed: Error, Equatable { var index: Int }
 
-    @Test func togetherRunsEveryWriteAndThrowsTheFirstFailure() throws {
+    @Test func togetherRunsEveryWriteAndThrowsTheFirstFailure() async throws {
         let done = Mutex<Set<Int>>([])
-        try Refresher.together((0..<3).map { index in { done.withLock { _ = $0.insert(index) } } })
+        try await Refresher.together((0..<3).map { index in { done.withLock { _ = $0.insert(index) } } })
         #expect(done.withLock { $0 } == [0, 1, 2])
         done.withLock { $0 = [] }
-        #expect(throws: Failed(index: 1)) {
-            try Refresher.together(
+        await #expect(throws: Failed(index: 1)) {
+            try await Refresher.together(
                 (0..<4).map { index in
                     {
                         done.withLock { _ = $0.insert(index) }

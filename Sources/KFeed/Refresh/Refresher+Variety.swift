@@ -144,7 +144,10 @@ extension Refresher {
             same.withUnsafeMutableBufferPointer { same in
                 shownAt.withUnsafeMutableBufferPointer { shownAt in
                     let table = Table(same: same, shownAt: shownAt)
-                    DispatchQueue.concurrentPerform(iterations: count) { index in
+                    // The last pictures first: picture `index` is compared with up to `index` earlier ones, so taking
+                    // the longest rows first leaves the short ones to even out the threads' ends.
+                    DispatchQueue.concurrentPerform(iterations: count) { iteration in
+                        let index = count - 1 - iteration
                         guard let identity = identities[index] else { return }
                         if compared[index] {
                             Self.compare(index, identities, mayBeKept, count, into: table.same)
