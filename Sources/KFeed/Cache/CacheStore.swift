@@ -199,6 +199,22 @@ public struct CacheStore: Sendable {
         try files.write(data, to: relative, syncDirectory: false)
     }
 
+    /// Like ``store(_:at:)``, into a temp file made beforehand (``reserve(_:)``) when there is one.
+    func store(_ data: Data, at relative: String, reserved: CacheDirectory.Reserved?) throws {
+        guard let reserved else { return try store(data, at: relative) }
+        try files.install(try files.stage(data, into: reserved), syncDirectory: false)
+    }
+
+    /// An empty temp file beside `relative`, for ``store(_:at:reserved:)`` (see ``ReservedFiles``).
+    func reserve(_ relative: String) throws -> CacheDirectory.Reserved {
+        try files.reserve(relative)
+    }
+
+    /// Removes a temp file ``reserve(_:)`` made that was not written.
+    func release(_ reserved: CacheDirectory.Reserved) {
+        files.release(reserved)
+    }
+
     /// Makes the renames of a batch of ``store(_:at:)`` durable.
     func syncSubdirectories() throws {
         for name in Self.subdirectories { try syncSubdirectory(name) }

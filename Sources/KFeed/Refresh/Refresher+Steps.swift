@@ -218,14 +218,14 @@ extension Refresher {
             return .nothingToShow(planned)
         }
         let writes = PendingWrites()
-        let (fetched, fetchSummary, made) = try await withDeadline(deadline) {
+        let (fetched, fetchSummary, made, reserved) = try await withDeadline(deadline) {
             try await fillImages(of: planned, with: connection.images, writes: writes)
         }
         // The last images' writes end, and the new names in images/ and avatars/ are made durable, on threads of
         // their own while the pictures are compared and the timeline made (awaited before it is returned, and so
         // before the commit: on every way out of this scope, a throw included).
         let store = self.store
-        async let synced: Void = Self.sync(writes, in: store)
+        async let synced: Void = Self.sync(writes, releasing: reserved, in: store)
         let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
@@ -245,9 +245,14 @@ extension Refresher {
         return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
     }
 
-    /// Waits for `writes`, then makes the renames in `store`'s subdirectories durable, the three side by side.
-    static func sync(_ writes: PendingWrites, in store: CacheStore) async throws {
-        try await writes.wait()
+    /// Waits for `writes`, removes the temp files `reserved` made that no image took, then makes the renames in
+    /// `store`'s subdirectories durable, the three side by side.
+    static func sync(_ writes: PendingWrites, releasing reserved: ReservedFiles, in store: CacheStore) async throws {
+        // The writes' first error is thrown once every write has run (and taken its file) and the rest are removed.
+        var failure: (any Error)?
+        do { try await writes.wait() } catch { failure = error }
+        try await FileWriters.run { reserved.releaseUnused() }
+        if let failure { throw failure }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for name in CacheStore.subdirectories {
                 group.addTask { try await FileWriters.run { try store.syncSubdirectory(name) } }

@@ -422,25 +422,27 @@ public struct Refresher: Sendable {
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
     /// Returns once every image is made: the last ones may still be being written in `writes`, which must be
-    /// waited for (and the subdirectories synced) before the manifest is committed.
-    /// - Returns: the manifest, the counts, and the identities of the pictures made (by media key), when the
-    ///   no-repeat rule is on: computed as each was made, beside the other downloads.
+    /// waited for (``sync(_:in:)``) before the manifest is committed.
+    /// - Returns: the manifest, the counts, the identities of the pictures made (by media key), when the
+    ///   no-repeat rule is on: computed as each was made, beside the other downloads; and the temp files made for
+    ///   the images ahead of them (created while the downloads are in flight), to release once `writes` are done.
     func fillImages(
         of planned: Manifest,
         with images: ImageFetcher,
         writes: PendingWrites
-    ) async throws -> (Manifest, Summary, [String: PictureIdentity]) {
+    ) async throws -> (Manifest, Summary, [String: PictureIdentity], ReservedFiles) {
         let plan = ImagePlan(for: planned, in: store, identifies: settings.noRepeatWindow > 0)
         let store = self.store
+        let reserved = ReservedFiles(plan.jobs.map(\.path), in: store)
         let results = try await images.run(plan.jobs, writes: writes) { path, image in
-            try store.store(image, at: path)
+            try store.store(image, at: path, reserved: reserved.take(path))
         }
         let stored = try plan.point(planned, at: results, in: store)
         var summary = Summary()
         summary.fetched = stored.written
         summary.reused = plan.reused
         summary.placeholders = stored.placeholders
-        return (stored.manifest, summary, stored.identities)
+        return (stored.manifest, summary, stored.identities, reserved)
     }
 
     /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes (the deadline counts from
