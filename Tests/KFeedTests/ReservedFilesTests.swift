@@ -15,7 +15,8 @@ struct ReservedFilesTests {
             let store = CacheStore(directory: directory)
             try store.prepare()
             let paths = ["images/a-340x340.jpg", "images/b-340x340.jpg", "avatars/c-96x96.jpg"]
-            let reserved = ReservedFiles(paths, in: store)
+            let reserved = ReservedFiles(in: store)
+            reserved.make(paths)
             // Once every file is made, each is a hidden temp file beside its final name.
             reserved.waitUntilMade()
             #expect(try Self.names(directory, "images").count == 2)

@@ -12,17 +12,22 @@ import Synchronization
 final class ReservedFiles: Sendable {
     private let store: CacheStore
     private let files = Mutex<[String: CacheDirectory.Reserved]>([:])
-    private let made = DispatchSemaphore(value: 0)
+    private let making = DispatchGroup()
 
-    /// Starts creating one temp file for each of `paths` (relative to `store`'s directory), in order.
-    init(_ paths: [String], in store: CacheStore) {
+    /// No file yet: ``make(_:)`` starts them.
+    init(in store: CacheStore) {
         self.store = store
+    }
+
+    /// Starts creating one temp file for each of `paths` (relative to the store's directory), in order.
+    func make(_ paths: [String]) {
+        making.enter()
         FileWriters.start { [self] in
             for path in paths {
                 guard let reserved = try? store.reserve(path) else { continue }
                 files.withLock { $0[path] = reserved }
             }
-            made.signal()
+            making.leave()
         }
     }
 
@@ -31,10 +36,9 @@ final class ReservedFiles: Sendable {
         files.withLock { $0.removeValue(forKey: path) }
     }
 
-    /// Waits until every file is made or could not be (blocking: off the cooperative pool).
+    /// Waits until every file ``make(_:)`` started is made or could not be (blocking: off the cooperative pool).
     func waitUntilMade() {
-        made.wait()
-        made.signal()
+        making.wait()
     }
 
     /// Waits until every file is made (blocking: call it off the cooperative pool), then removes those no image

@@ -217,14 +217,26 @@ extension Refresher {
         guard !planned.entries.isEmpty || (found.isBudgetLimited && run.previous?.entries.isEmpty == false) else {
             return .nothingToShow(planned)
         }
+        let store = self.store
         let writes = PendingWrites()
-        let (fetched, fetchSummary, made, reserved) = try await withDeadline(deadline) {
-            try await fillImages(of: planned, with: connection.images, writes: writes)
+        let reserved = ReservedFiles(in: store)
+        let fetched: Manifest
+        let fetchSummary: Summary
+        let made: [String: PictureIdentity]
+        do {
+            (fetched, fetchSummary, made) = try await withDeadline(deadline) {
+                try await fillImages(of: planned, with: connection.images, writes: writes, reserving: reserved)
+            }
+        } catch {
+            // The images' writes under way may still take their files: the rest are removed once those have run (a
+            // server refreshing in process keeps no open file and no temp file of a refresh that gave up).
+            try? await writes.wait()
+            try? await FileWriters.run { reserved.releaseUnused() }
+            throw error
         }
         // The last images' writes end, and the new names in images/ and avatars/ are made durable, on threads of
         // their own while the pictures are compared and the timeline made (awaited before it is returned, and so
         // before the commit: on every way out of this scope, a throw included).
-        let store = self.store
         async let synced: Void = Self.sync(writes, releasing: reserved, in: store)
         let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)

@@ -422,18 +422,19 @@ public struct Refresher: Sendable {
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
     /// Returns once every image is made: the last ones may still be being written in `writes`, which must be
-    /// waited for (``sync(_:in:)``) before the manifest is committed.
-    /// - Returns: the manifest, the counts, the identities of the pictures made (by media key), when the
-    ///   no-repeat rule is on: computed as each was made, beside the other downloads; and the temp files made for
-    ///   the images ahead of them (created while the downloads are in flight), to release once `writes` are done.
+    /// waited for before the manifest is committed, and then the files made ahead in `reserved` (while the
+    /// downloads are in flight) that no image took released (``sync(_:releasing:in:)``), whatever happens next.
+    /// - Returns: the manifest, the counts, and the identities of the pictures made (by media key), when the
+    ///   no-repeat rule is on: computed as each was made, beside the other downloads.
     func fillImages(
         of planned: Manifest,
         with images: ImageFetcher,
-        writes: PendingWrites
-    ) async throws -> (Manifest, Summary, [String: PictureIdentity], ReservedFiles) {
+        writes: PendingWrites,
+        reserving reserved: ReservedFiles
+    ) async throws -> (Manifest, Summary, [String: PictureIdentity]) {
         let plan = ImagePlan(for: planned, in: store, identifies: settings.noRepeatWindow > 0)
         let store = self.store
-        let reserved = ReservedFiles(plan.jobs.map(\.path), in: store)
+        reserved.make(plan.jobs.map(\.path))
         let results = try await images.run(plan.jobs, writes: writes) { path, image in
             try store.store(image, at: path, reserved: reserved.take(path))
         }
@@ -442,7 +443,7 @@ public struct Refresher: Sendable {
         summary.fetched = stored.written
         summary.reused = plan.reused
         summary.placeholders = stored.placeholders
-        return (stored.manifest, summary, stored.identities, reserved)
+        return (stored.manifest, summary, stored.identities)
     }
 
     /// Runs `operation`, giving up with `.transport` when the refresh's deadline passes (the deadline counts from
