@@ -68,13 +68,25 @@ struct RefresherSamePicturesTests {
 
     struct Failed: Error, Equatable { var index: Int }
 
-    @Test func togetherRunsEveryWriteAndThrowsTheFirstFailure() throws {
+    @Test(arguments: [0, 1, 2, 28, 500])
+    func everyIterationRunsOnceOnEveryCore(iterations: Int) {
+        let runs = Mutex([Int](repeating: 0, count: iterations))
+        let threads = Mutex<Set<UInt>>([])
+        Refresher.SamePictures.onEveryCore(iterations: iterations) { iteration in
+            runs.withLock { $0[iteration] += 1 }
+            threads.withLock { _ = $0.insert(pthread_self()) }
+        }
+        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: iterations))
+        #expect(threads.withLock { $0.count } <= max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    @Test func togetherRunsEveryWriteAndThrowsTheFirstFailure() async throws {
         let done = Mutex<Set<Int>>([])
-        try Refresher.together((0..<3).map { index in { done.withLock { _ = $0.insert(index) } } })
+        try await Refresher.together((0..<3).map { index in { done.withLock { _ = $0.insert(index) } } })
         #expect(done.withLock { $0 } == [0, 1, 2])
         done.withLock { $0 = [] }
-        #expect(throws: Failed(index: 1)) {
-            try Refresher.together(
+        await #expect(throws: Failed(index: 1)) {
+            try await Refresher.together(
                 (0..<4).map { index in
                     {
                         done.withLock { _ = $0.insert(index) }

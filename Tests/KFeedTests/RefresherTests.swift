@@ -120,6 +120,13 @@ struct RefresherTests {
             #expect(error?.code == .transport)
             #expect(error?.message.contains("did not finish within 0.5 seconds") == true)
             #expect(try refresher.store.manifest() == nil)
+            // The temp files made ahead for the images went with the refresh that gave up among its downloads.
+            for name in ["images", "avatars"] {
+                let names = try FileManager.default.contentsOfDirectory(
+                    atPath: directory.appendingPathComponent(name).path
+                )
+                #expect(!names.contains { $0.hasPrefix(".tmp-") }, "\(name): \(names)")
+            }
         }
     }
 

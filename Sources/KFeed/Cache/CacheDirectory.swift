@@ -156,6 +156,25 @@ struct CacheDirectory: Sendable {
     /// ``discard(_:)``, or else by the next sweep.
     /// - Throws: as ``write(_:to:syncDirectory:)``; nothing is left behind.
     func stage(_ data: Data, to relative: String) throws -> Staged {
+        try stage(data, into: try reserve(relative))
+    }
+
+    /// A new, empty temp file made ahead of its data (``reserve(_:)``): creating a file is the costly part of writing
+    /// a small one on some file systems (ext4 without a journal looks for an inode not freed in the last 30 s), so a
+    /// batch can create its files while it waits for something else.
+    struct Reserved: Sendable {
+        /// The temp file's path.
+        let temporary: String
+        /// The path it is to be renamed to.
+        let final: String
+        /// Open for writing.
+        let descriptor: Int32
+    }
+
+    /// Creates an empty temp file beside `relative`, open for ``stage(_:into:)``; ``release(_:)`` removes one that
+    /// will not be written (else the next sweep does).
+    /// - Throws: as ``write(_:to:syncDirectory:)``; nothing is left behind.
+    func reserve(_ relative: String) throws -> Reserved {
         let final = path(relative)
         let directory = (final as NSString).deletingLastPathComponent
         let temporary = "\(directory)/.tmp-\(UUID().uuidString)"
@@ -166,8 +185,22 @@ struct CacheDirectory: Sendable {
             Self.inFlight.withLock { _ = $0.remove(temporary) }
             throw writeError(final, failure)
         }
-        var failure: Int32 = 0
         fchmod(descriptor, Self.fileMode)
+        return Reserved(temporary: temporary, final: final, descriptor: descriptor)
+    }
+
+    /// Closes and removes a reserved temp file that will not be written.
+    func release(_ reserved: Reserved) {
+        close(reserved.descriptor)
+        unlink(reserved.temporary)
+        Self.inFlight.withLock { _ = $0.remove(reserved.temporary) }
+    }
+
+    /// Writes `data` to a reserved temp file, syncs and closes it: ``stage(_:to:)`` with the file made beforehand.
+    /// - Throws: as ``write(_:to:syncDirectory:)``; the temp file is removed.
+    func stage(_ data: Data, into reserved: Reserved) throws -> Staged {
+        let (temporary, final, descriptor) = (reserved.temporary, reserved.final, reserved.descriptor)
+        var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {

@@ -199,9 +199,30 @@ public struct CacheStore: Sendable {
         try files.write(data, to: relative, syncDirectory: false)
     }
 
+    /// Like ``store(_:at:)``, into a temp file made beforehand (``reserve(_:)``) when there is one.
+    func store(_ data: Data, at relative: String, reserved: CacheDirectory.Reserved?) throws {
+        guard let reserved else { return try store(data, at: relative) }
+        try files.install(try files.stage(data, into: reserved), syncDirectory: false)
+    }
+
+    /// An empty temp file beside `relative`, for ``store(_:at:reserved:)`` (see ``ReservedFiles``).
+    func reserve(_ relative: String) throws -> CacheDirectory.Reserved {
+        try files.reserve(relative)
+    }
+
+    /// Removes a temp file ``reserve(_:)`` made that was not written.
+    func release(_ reserved: CacheDirectory.Reserved) {
+        files.release(reserved)
+    }
+
     /// Makes the renames of a batch of ``store(_:at:)`` durable.
     func syncSubdirectories() throws {
-        for name in Self.subdirectories { try files.sync(directory: files.path(name)) }
+        for name in Self.subdirectories { try syncSubdirectory(name) }
+    }
+
+    /// Makes the renames in one of ``subdirectories`` durable.
+    func syncSubdirectory(_ name: String) throws {
+        try files.sync(directory: files.path(name))
     }
 
     /// The placeholder of `size`, written once. - Returns: its path.
@@ -284,6 +305,17 @@ public struct CacheStore: Sendable {
     /// Replaces `state.json` atomically.
     func write(_ state: RefreshState) throws {
         try files.write(try InstantFormat.jsonEncoder().encode(state), to: Self.stateName)
+    }
+
+    /// The first half of ``write(_:)-(RefreshState)``: `state` written and synced under a temp name;
+    /// ``install(_:)`` renames it into place, ``discard(_:)`` drops it.
+    func stage(_ state: RefreshState) throws -> CacheDirectory.Staged {
+        try files.stage(try InstantFormat.jsonEncoder().encode(state), to: Self.stateName)
+    }
+
+    /// Renames a file staged in the cache directory (``stage(_:)-(RefreshState)``) into place, then fsyncs `DIR`.
+    func install(_ staged: CacheDirectory.Staged) throws {
+        try files.install(staged)
     }
 
     /// Writes `document` (``PreviewPage/write(to:)``'s bytes, which the store does not read) to `DIR/preview.html`

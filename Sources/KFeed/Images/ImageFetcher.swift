@@ -30,8 +30,9 @@ package struct ImageFetcher: Sendable {
 
     /// What became of a job.
     package enum Outcome: Sendable, Hashable {
-        /// The downscaled JPEG was made and handed to the store; with its identity when the job asked for it (and
-        /// it could be computed).
+        /// The downscaled JPEG was made and handed to the store (its write started in the writes that
+        /// ``run(_:writes:storing:)`` was given); with its identity when the job asked for it (and it could be
+        /// computed).
         case stored(PictureIdentity?)
         /// Why there is none ("download failed", "not a JPEG", "image too large"…).
         case failed(String)
@@ -78,13 +79,16 @@ package struct ImageFetcher: Sendable {
         self.logger = logger
     }
 
-    /// Runs every job, handing each image to `store` as soon as it is made (on a thread of its own, beside the
-    /// downloads and decodes still running), so that writing the batch overlaps making it and no image is held
-    /// longer than its write.
+    /// Runs every job, handing each image to `store` as soon as it is made, from the decode's thread: its write
+    /// starts in `writes` (on a thread of its own, beside the downloads and decodes still running), so that writing
+    /// the batch overlaps making it and no image is held longer than its write. Returns once every image is made,
+    /// without waiting for the last writes: `writes.wait()` does (before anything names the files).
     /// - Returns: one outcome per job path.
-    /// - Throws: the first error `store` throws; the jobs still running are cancelled.
+    /// - Throws: the first error `store` threw (as soon as a job ends after it); the jobs still running are
+    ///   cancelled.
     package func run(
         _ jobs: [Job],
+        writes: PendingWrites,
         storing store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
     ) async throws -> [String: Outcome] {
         try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
@@ -93,17 +97,15 @@ package struct ImageFetcher: Sendable {
             func startNext() {
                 guard let job = pending.popFirst() else { return }
                 group.addTask {
-                    switch await make(job) {
-                    case .success(let image, let identity):
-                        try await FileWriters.run { try store(job.path, image) }
-                        return (job.path, .stored(identity))
-                    case .failure(let reason):
-                        return (job.path, .failed(reason))
+                    switch await make(job, handingTo: writes, store) {
+                    case .success(let identity): (job.path, .stored(identity))
+                    case .failure(let reason): (job.path, .failed(reason))
                     }
                 }
             }
             for _ in 0..<maxDownloads { startNext() }
             while let (path, outcome) = try await group.next() {
+                if let failure = writes.failure { throw failure }
                 results[path] = outcome
                 startNext()
             }
@@ -111,17 +113,22 @@ package struct ImageFetcher: Sendable {
         }
     }
 
-    /// What became of one job before the store: the downscaled JPEG (and its identity, when asked for), or why
-    /// there is none.
+    /// What became of one job: its image handed to the store (with its identity, when asked for), or why there is
+    /// none.
     private enum Made: Sendable {
-        case success(Data, PictureIdentity?)
+        case success(PictureIdentity?)
         case failure(String)
     }
 
-    /// The job's downscaled JPEG, or why there is none. The identity is computed on the decode's own thread, from
-    /// the thumbnail's pixels before they are dropped (``Thumbnail/identity()``): no second decode, and beside the
-    /// downloads and decodes still running rather than after the batch.
-    private func make(_ job: Job) async -> Made {
+    /// The job's downscaled JPEG handed to `store` in `writes`, or why there is none. Both happen on the decode's
+    /// own thread as soon as the thumbnail is made: the write starts first, then the identity is computed from the
+    /// thumbnail's pixels before they are dropped (``Thumbnail/identity()``): no second decode, and beside the
+    /// downloads, decodes and writes still running rather than after the batch.
+    private func make(
+        _ job: Job,
+        handingTo writes: PendingWrites,
+        _ store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
+    ) async -> Made {
         let body: Data
         switch await download(job.candidates) {
         case .failure(let reason):
@@ -132,8 +139,12 @@ package struct ImageFetcher: Sendable {
         let identifies = job.identifies
         let thumbnailer = job.size == .avatar ? avatarThumbnailer : thumbnailer
         do throws(ImageFailure) {
+            let path = job.path
             return try await thumbnailer.thumbnail(of: body, size: job.size, budget: budget, lanes: lanes) {
-                thumbnail in .success(thumbnail.jpeg, identifies ? thumbnail.identity() : nil)
+                thumbnail in
+                let image = thumbnail.jpeg
+                writes.start { try store(path, image) }
+                return .success(identifies ? thumbnail.identity() : nil)
             }
         } catch {
             logger.debug("image \(job.path): \(error.reason)")

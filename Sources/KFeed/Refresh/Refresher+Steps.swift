@@ -217,14 +217,27 @@ extension Refresher {
         guard !planned.entries.isEmpty || (found.isBudgetLimited && run.previous?.entries.isEmpty == false) else {
             return .nothingToShow(planned)
         }
-        let (fetched, fetchSummary, made) = try await withDeadline(deadline) {
-            try await fillImages(of: planned, with: connection.images)
-        }
-        // The new names in images/ and avatars/ are made durable on a thread of their own while the pictures are
-        // compared and the timeline made (awaited before it is returned, and so before the commit: on every way out
-        // of this scope, a throw included).
         let store = self.store
-        async let synced: Void = FileWriters.run { try store.syncSubdirectories() }
+        let writes = PendingWrites()
+        let reserved = ReservedFiles(in: store)
+        let fetched: Manifest
+        let fetchSummary: Summary
+        let made: [String: PictureIdentity]
+        do {
+            (fetched, fetchSummary, made) = try await withDeadline(deadline) {
+                try await fillImages(of: planned, with: connection.images, writes: writes, reserving: reserved)
+            }
+        } catch {
+            // The images' writes under way may still take their files: the rest are removed once those have run (a
+            // server refreshing in process keeps no open file and no temp file of a refresh that gave up).
+            try? await writes.wait()
+            try? await FileWriters.run { reserved.releaseUnused() }
+            throw error
+        }
+        // The last images' writes end, and the new names in images/ and avatars/ are made durable, on threads of
+        // their own while the pictures are compared and the timeline made (awaited before it is returned, and so
+        // before the commit: on every way out of this scope, a throw included).
+        async let synced: Void = Self.sync(writes, releasing: reserved, in: store)
         let pictures = await identities(of: fetched, made: made)
         let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
@@ -242,6 +255,22 @@ extension Refresher {
         summary.placeholders = rendered.entries.filter(\.placeholder).count
         try await synced
         return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
+    }
+
+    /// Waits for `writes`, removes the temp files `reserved` made that no image took, then makes the renames in
+    /// `store`'s subdirectories durable, the three side by side.
+    static func sync(_ writes: PendingWrites, releasing reserved: ReservedFiles, in store: CacheStore) async throws {
+        // The writes' first error is thrown once every write has run (and taken its file) and the rest are removed.
+        var failure: (any Error)?
+        do { try await writes.wait() } catch { failure = error }
+        try await FileWriters.run { reserved.releaseUnused() }
+        if let failure { throw failure }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in CacheStore.subdirectories {
+                group.addTask { try await FileWriters.run { try store.syncSubdirectory(name) } }
+            }
+            try await group.waitForAll()
+        }
     }
 
     /// The kept entries filled with repeats, every post that needs it looked up first (a repeat, a post read 20
@@ -321,12 +350,36 @@ extension Refresher {
         return manifest
     }
 
+    /// The state a successful refresh leaves (`state.json`): failures cleared, where the next search continues, when
+    /// the timeline's posts are next looked up.
+    func succeeded(_ manifest: Manifest, run: Run, found: Found) -> RefreshState {
+        var state = run.state
+        note(found, in: &state)
+        state.recordSuccess(manifest, newestPostID: found.newestPostID)
+        state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
+        scheduleLookup(for: manifest, state: &state, checks: run.checks, now: run.now)
+        return state
+    }
+
+    /// What a commit leaves for ``recordSuccess(_:run:found:summary:after:)``: the state after the success, written
+    /// and synced under a temp name, to be renamed into place.
+    struct Committed: Sendable {
+        var state: RefreshState
+        var staged: CacheDirectory.Staged
+    }
+
     /// Commit: the checks, the history (just before the manifest it describes) and the pages that still hold
     /// candidates, each replaced atomically (temp file, fsync, rename), side by side (they are independent files:
     /// each one's encoding and fsync overlap the others'), their three renames made durable by one fsync of the
     /// directory, then, once all three are, the manifest, atomically (its temp file written and synced beside
-    /// them, renamed only then).
-    func commit(_ manifest: Manifest, run: inout Run, found: Found, identities: [String: PictureIdentity]) throws {
+    /// them, renamed only then). The state after the success is written and synced beside them too, under a temp
+    /// name that ``recordSuccess(_:run:found:summary:after:)`` renames once the manifest is committed.
+    func commit(
+        _ manifest: Manifest,
+        run: inout Run,
+        found: Found,
+        identities: [String: PictureIdentity]
+    ) async throws -> Committed {
         if let previous = run.previous, !run.withdrawn.isEmpty {
             // The files of posts gone from X go before the timeline that no longer names them is committed.
             store.withdraw(run.withdrawn, of: previous, keeping: manifest)
@@ -346,32 +399,52 @@ extension Refresher {
                 )
             }
         }
-        // The manifest is written and synced under a temp name beside them; only its rename waits for the three.
+        // The manifest and the state are written and synced under temp names beside them; only their renames wait
+        // for the three (the state's for the manifest's).
         let staged = Mutex<CacheDirectory.Staged?>(nil)
         writes.append {
             let file = try store.stage(manifest)
             staged.withLock { $0 = file }
         }
+        let state = succeeded(manifest, run: run, found: found)
+        let stagedState = Mutex<CacheDirectory.Staged?>(nil)
+        writes.append {
+            let file = try store.stage(state)
+            stagedState.withLock { $0 = file }
+        }
         do {
-            try Self.together(writes)
+            try await Self.together(writes)
             // One fsync of the directory makes the renames of all three durable, before the commit's.
             try store.syncDirectory()
+            // Set by the writes, which all succeeded.
+            try store.commit(staged.withLock { $0 }!)
         } catch {
-            if let file = staged.withLock({ $0 }) { store.discard(file) }
+            for file in [staged.withLock { $0 }, stagedState.withLock { $0 }].compactMap(\.self) { store.discard(file) }
             throw error
         }
-        // Set by the last of the writes, which all succeeded.
-        try store.commit(staged.withLock { $0 }!)
+        return Committed(state: state, staged: stagedState.withLock { $0 }!)
     }
 
-    /// Runs `work` side by side (on every core, blocking the caller until all are done) and throws the first error
-    /// (in `work`'s order) once every one has finished.
-    static func together(_ work: [@Sendable () throws -> Void]) throws {
-        let failures = Mutex<[Int: any Error]>([:])
-        DispatchQueue.concurrentPerform(iterations: work.count) { index in
-            do { try work[index]() } catch { failures.withLock { $0[index] = error } }
+    /// Runs `work` side by side, each on a thread of ``FileWriters`` (all at once, not one per core: each is mostly an
+    /// fsync's wait, and fsyncs at once share the disk's flushes), and throws the first error (in `work`'s order) once
+    /// every one has finished.
+    static func together(_ work: [@Sendable () throws -> Void]) async throws {
+        let failures = await withTaskGroup(of: (Int, (any Error)?).self) { group in
+            for (index, item) in work.enumerated() {
+                group.addTask {
+                    do {
+                        try await FileWriters.run(item)
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            var failures: [Int: any Error] = [:]
+            for await (index, error) in group { failures[index] = error }
+            return failures
         }
-        if let first = failures.withLock({ $0.min { $0.key < $1.key }?.value }) { throw first }
+        if let first = failures.min(by: { $0.key < $1.key })?.value { throw first }
     }
 
     /// The pictures and avatars of the posts that stay candidates (not shown, inside the search window): a refresh
@@ -391,14 +464,17 @@ extension Refresher {
         return files
     }
 
-    /// After the commit: the state (failures cleared, where the next search continues), the sweep of files neither
-    /// timeline names nor a candidate needs, and the log line.
-    func recordSuccess(_ manifest: Manifest, run: inout Run, found: Found, summary: inout Summary) throws {
-        note(found, in: &run.state)
-        run.state.recordSuccess(manifest, newestPostID: found.newestPostID)
-        run.state.budgetSpentUntil = found.isBudgetLimited ? run.budget?.renewsAt : nil
-        scheduleLookup(for: manifest, state: &run.state, checks: run.checks, now: run.now)
-        try store.write(run.state)
+    /// After the commit: the state (failures cleared, where the next search continues: `committed`'s, renamed into
+    /// place), the sweep of files neither timeline names nor a candidate needs, and the log line.
+    func recordSuccess(
+        _ manifest: Manifest,
+        run: inout Run,
+        found: Found,
+        summary: inout Summary,
+        after committed: Committed
+    ) throws {
+        run.state = committed.state
+        try store.install(committed.staged)
         let spares =
             settings.noRepeatWindow > 0
             ? Self.spareFiles(

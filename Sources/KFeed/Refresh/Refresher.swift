@@ -351,12 +351,13 @@ public struct Refresher: Sendable {
         }
         let found: Found
         let made: Made
+        var committed: Committed?
         do {
             found = try await withDeadline(started) { [run] in try await search(run, with: connection.client) }
             made = try await makeTimeline(from: found, run: &run, connection: connection, deadline: started)
                 .stamped(with: fingerprints)
             if case .timeline(let manifest, _, let identities) = made {
-                try commit(manifest, run: &run, found: found, identities: identities)
+                committed = try await commit(manifest, run: &run, found: found, identities: identities)
             }
         } catch let error as KFeedError {
             try? commitWithdrawal(run: &run)
@@ -366,7 +367,8 @@ public struct Refresher: Sendable {
         case .nothingToShow(let empty):
             return try keepLastTimeline(empty, run: &run, found: found)
         case .timeline(let manifest, var summary, _):
-            try recordSuccess(manifest, run: &run, found: found, summary: &summary)
+            // Set by the commit, which succeeded.
+            try recordSuccess(manifest, run: &run, found: found, summary: &summary, after: committed!)
             return .refreshed(manifest, summary)
         }
     }
@@ -419,15 +421,23 @@ public struct Refresher: Sendable {
     }
 
     /// Downloads what the cache lacks, writes it, and points every entry at its image, avatar or placeholder.
+    /// Returns once every image is made: the last ones may still be being written in `writes`, which must be
+    /// waited for before the manifest is committed, and then the files made ahead in `reserved` (while the
+    /// downloads are in flight) that no image took released (``sync(_:releasing:in:)``), whatever happens next.
     /// - Returns: the manifest, the counts, and the identities of the pictures made (by media key), when the
     ///   no-repeat rule is on: computed as each was made, beside the other downloads.
     func fillImages(
         of planned: Manifest,
-        with images: ImageFetcher
+        with images: ImageFetcher,
+        writes: PendingWrites,
+        reserving reserved: ReservedFiles
     ) async throws -> (Manifest, Summary, [String: PictureIdentity]) {
         let plan = ImagePlan(for: planned, in: store, identifies: settings.noRepeatWindow > 0)
         let store = self.store
-        let results = try await images.run(plan.jobs) { path, image in try store.store(image, at: path) }
+        reserved.make(plan.jobs.map(\.path))
+        let results = try await images.run(plan.jobs, writes: writes) { path, image in
+            try store.store(image, at: path, reserved: reserved.take(path))
+        }
         let stored = try plan.point(planned, at: results, in: store)
         var summary = Summary()
         summary.fetched = stored.written
