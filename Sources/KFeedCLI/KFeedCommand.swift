@@ -2,7 +2,6 @@ package import ArgumentParser
 import Foundation
 import KFeed
 import KFeedBase
-import KFeedHTTP
 import Logging
 
 /// `kfeed`: an hourly picture timeline from X's recent search, for widgets and displays.
@@ -19,18 +18,8 @@ package struct KFeedCommand: AsyncParsableCommand {
 
     package init() {}
 
-    /// Whether `arguments` ask for `kfeed refresh --force`, read before they are parsed (a mistaken guess only loads
-    /// libcurl early or not).
-    static func isForcedRefresh(_ arguments: [String]) -> Bool {
-        arguments.first == "refresh" && arguments.prefix { $0 != "--" }.contains("--force")
-    }
-
     /// Parses the arguments, runs the command, and exits with the contract's code; every error is one line on stderr.
     package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
-        // A forced refresh is due whatever the cache says, so its search will wait for libcurl's loading: that starts
-        // now, beside the option parsing. Any other run waits until it is known to fetch (a cron run that is not
-        // due never loads libcurl).
-        if Self.isForcedRefresh(arguments) { CurlTransport.prepareInBackground() }
         LoggingSystem.bootstrap { _ in ConsoleLogHandler() }
         do {
             var command = try parseAsRoot(arguments)

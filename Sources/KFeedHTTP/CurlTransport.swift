@@ -1,4 +1,3 @@
-import Foundation
 import KFeedBase
 
 /// The production `HTTPTransport`: libcurl's multi interface, driven by one dedicated thread.
@@ -17,13 +16,6 @@ package final class CurlTransport: HTTPTransport {
 
     deinit {
         multi.stop()
-    }
-
-    /// Starts loading and setting up libcurl on a thread of its own, so that the first transport made later finds it
-    /// ready: libcurl and its dependencies take several milliseconds to load, which a command sure to fetch can spend
-    /// on its other preparations instead. A failure is not reported here: the first transport made throws it.
-    package static func prepareInBackground() {
-        Thread.detachNewThread { _ = try? CurlGlobal.initialize() }
     }
 
     /// Sends one request and returns its whole response, whatever its status.

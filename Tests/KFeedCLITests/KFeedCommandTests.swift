@@ -4,8 +4,6 @@ import KFeedImages
 import KFeedTestSupport
 import Testing
 
-@testable import KFeedCLI
-
 /// The root command's behaviour as a user meets it: exit codes and one-line errors.
 struct KFeedCommandTests {
     @Test(arguments: [
@@ -42,18 +40,6 @@ struct KFeedCommandTests {
         let result = try await KFeedProcess.run(["timeline"] + arguments)
         #expect(result.status == 78)
         #expect(result.stderr.split(separator: "\n").count == 1)
-    }
-
-    @Test(arguments: [
-        (["refresh", "--force"], true),
-        (["refresh", "--cache", "/tmp/c", "-v", "--force"], true),
-        (["refresh"], false),
-        (["refresh", "--", "--force"], false),
-        (["timeline", "--force"], false),
-        (["--force", "refresh"], false),
-    ])
-    func aForcedRefreshIsKnownBeforeTheOptionsAreParsed(arguments: [String], forced: Bool) {
-        #expect(KFeedCommand.isForcedRefresh(arguments) == forced)
     }
 
     @Test func unknownSubcommandExits64() async throws {

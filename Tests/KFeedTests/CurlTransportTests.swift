@@ -33,17 +33,6 @@ struct CurlTransportTests {
         }
     }
 
-    @Test func aTransportMadeWhileLibcurlLoadsInTheBackgroundSends() async throws {
-        CurlTransport.prepareInBackground()
-        CurlTransport.prepareInBackground()  // a second call while the first may still be loading changes nothing
-        let transport = try CurlTransport()
-        try await LoopbackServer.withServer(responding: .text("ok")) { server in
-            let response = try await transport.send(HTTPRequest(url: try Self.url(server.baseURL, "/early")))
-            #expect(response.status == 200)
-            #expect(String(decoding: response.body, as: UTF8.self) == "ok")
-        }
-    }
-
     @Test func sequentialRequestsReuseOneConnection() async throws {
         let transport = try CurlTransport()
         try await LoopbackServer.withServer(responding: .text("ok")) { server in
