@@ -44,30 +44,8 @@ package struct PictureIdentity: Sendable, Hashable {
                 }
                 return decoded ? (pixels, width, height) : nil
             }
-            guard let quarter = decoded(side: DetailSignature.fineSide),
-                let identity = quarter.pixels.withUnsafeBytes({ buffer in
-                    of(
-                        pixels: buffer,
-                        width: quarter.width,
-                        height: quarter.height,
-                        bytesPerRow: quarter.width * 4,
-                        channels: 4
-                    )
-                })
-            else { return nil }
-            guard let half = decoded(side: DetailSignature.finerSide),
-                let finer = half.pixels.withUnsafeBytes({ buffer in
-                    DetailSignature.finerCells(
-                        pixels: buffer,
-                        width: half.width,
-                        height: half.height,
-                        bytesPerRow: half.width * 4,
-                        channels: 4
-                    )
-                }),
-                let detail = identity.detail.with(finer: finer)
-            else { return identity }
-            return PictureIdentity(hash: identity.hash, detail: detail)
+            guard let quarter = decoded(side: DetailSignature.fineSide) else { return nil }
+            return of(quarter: quarter, half: decoded(side: DetailSignature.finerSide))
         }
     }
 
@@ -75,16 +53,18 @@ package struct PictureIdentity: Sendable, Hashable {
     /// 2×2 means, ``Thumbnail/identity()``): the ``DetailSignature`` from their 2×2 means, its finer cells from the
     /// pixels themselves.
     static func of(half pixels: [UInt8], width: Int, height: Int) -> PictureIdentity? {
-        let quarter = Thumbnail.blockMeans(pixels, width: width, height: height, block: 2)
-        let finer = pixels.withUnsafeBytes { buffer in
-            DetailSignature.finerCells(
-                pixels: buffer,
-                width: width,
-                height: height,
-                bytesPerRow: width * 4,
-                channels: 4
-            )
-        }
+        of(
+            quarter: Thumbnail.blockMeans(pixels, width: width, height: height, block: 2),
+            half: (pixels, width, height)
+        )
+    }
+
+    /// The identity of packed RGBX pixels (`quarter`) with the finer cells of the same picture at twice their scale
+    /// (`half`); without them when `half` is nil or too small.
+    private static func of(
+        quarter: (pixels: [UInt8], width: Int, height: Int),
+        half: (pixels: [UInt8], width: Int, height: Int)?
+    ) -> PictureIdentity? {
         guard
             let identity = quarter.pixels.withUnsafeBytes({ buffer in
                 of(
@@ -96,7 +76,18 @@ package struct PictureIdentity: Sendable, Hashable {
                 )
             })
         else { return nil }
-        guard let detail = identity.detail.with(finer: finer) else { return identity }
+        guard let half,
+            let finer = half.pixels.withUnsafeBytes({ buffer in
+                DetailSignature.finerCells(
+                    pixels: buffer,
+                    width: half.width,
+                    height: half.height,
+                    bytesPerRow: half.width * 4,
+                    channels: 4
+                )
+            }),
+            let detail = identity.detail.with(finer: finer)
+        else { return identity }
         return PictureIdentity(hash: identity.hash, detail: detail)
     }
 
