@@ -262,12 +262,16 @@ struct PictureIdentityTests {
         )
     }
 
-    @Test(arguments: [(LayoutFamily.receipt, 50, 52), (.receipt, 26, 52), (.receipt, 8, 67), (.leaderboard, 36, 52)])
+    @Test(arguments: [
+        (LayoutFamily.receipt, 50, 52), (.receipt, 26, 52), (.receipt, 8, 67), (.leaderboard, 36, 52), (.poster, 0, 1),
+        (.poster, 2, 5),
+    ])
     func twoReceiptsOfOneTemplateThatDifferInSmallTypeAreDistinct(family: LayoutFamily, first: Int, second: Int) throws
     {
         // Receipts of one template whose item lines and prices (type a few pixels high in the thumbnail) differ, and
-        // leaderboards of one layout with other names and points: on the 64×64 fine cells their words are a
-        // texture that matches any other; the finer cells (128×128) tell them apart, and reposts are still the same.
+        // leaderboards of one layout with other names and points, event posters of one design with another date
+        // line at the foot of the crop: on the 64×64 fine cells their words are a texture that matches any other;
+        // the finer cells (128×128, all but two rings) tell them apart, and reposts are still the same.
         let a = try Self.identity(Self.member(family, first))
         let b = try Self.identity(Self.member(family, second))
         #expect(a.detail.finer != nil && b.detail.finer != nil)
