@@ -436,26 +436,43 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             let (left, top) = (
                 gutter + Double(slot % grid) * (cell + gutter), gutter + Double(slot / grid) * (cell + gutter)
             )
-            let from = random.colour()
-            let to = random.colour()
-            canvas.gradient(from: from, to: to, rows: top...(top + cell), columns: left...(left + cell))
-            let disc = (x: random.unit() * 0.5 + 0.25, y: random.unit() * 0.5 + 0.25)
-            canvas.ellipse(
-                x: left + disc.x * cell,
-                y: top + disc.y * cell,
-                radiusX: cell * 0.22 * Double(canvas.width) / Double(min(canvas.width, canvas.height)),
-                radiusY: cell * 0.22 * Double(canvas.height) / Double(min(canvas.width, canvas.height)),
-                angle: 0,
-                colour: random.colour()
-            )
-            canvas.rectangle(
-                x: left + cell * 0.1,
-                y: top + cell * (0.1 + random.unit() * 0.7),
-                width: cell * 0.8,
-                height: cell * 0.12,
-                colour: random.colour()
-            )
+            photoTile(left: left, top: top, cell: cell, radius: 0.22, band: 0.12, random: &random, canvas: &canvas)
         }
+    }
+
+    /// One square tile of a photo grid at (`left`, `top`), `cell` a side: a gradient between two colours, a disc of
+    /// `radius` cells somewhere in its middle, and a band `band` cells high at some height, colours from `random`.
+    private static func photoTile(
+        left: Double,
+        top: Double,
+        cell: Double,
+        radius: Double,
+        band: Double,
+        random: inout SeededRandom,
+        canvas: inout Canvas
+    ) {
+        canvas.gradient(
+            from: random.colour(),
+            to: random.colour(),
+            rows: top...(top + cell),
+            columns: left...(left + cell)
+        )
+        let scale = Double(min(canvas.width, canvas.height))
+        canvas.ellipse(
+            x: left + (0.25 + random.unit() * 0.5) * cell,
+            y: top + (0.25 + random.unit() * 0.5) * cell,
+            radiusX: cell * radius * Double(canvas.width) / scale,
+            radiusY: cell * radius * Double(canvas.height) / scale,
+            angle: 0,
+            colour: random.colour()
+        )
+        canvas.rectangle(
+            x: left + cell * 0.1,
+            y: top + cell * (0.1 + random.unit() * 0.7),
+            width: cell * 0.8,
+            height: cell * band,
+            colour: random.colour()
+        )
     }
 
     private static func spotlight(random: inout SeededRandom, canvas: inout Canvas) {
@@ -1054,28 +1071,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         for slot in 0..<9 {
             var random = SeededRandom(scrambling: slot == replaced ? 90_000 + seed : 91_000 + slot)
             let (left, top) = (gutter + Double(slot % 3) * (cell + gutter), gutter + Double(slot / 3) * (cell + gutter))
-            canvas.gradient(
-                from: random.colour(),
-                to: random.colour(),
-                rows: top...(top + cell),
-                columns: left...(left + cell)
-            )
-            let scale = Double(min(canvas.width, canvas.height))
-            canvas.ellipse(
-                x: left + (0.25 + random.unit() * 0.5) * cell,
-                y: top + (0.25 + random.unit() * 0.5) * cell,
-                radiusX: cell * 0.2 * Double(canvas.width) / scale,
-                radiusY: cell * 0.2 * Double(canvas.height) / scale,
-                angle: 0,
-                colour: random.colour()
-            )
-            canvas.rectangle(
-                x: left + cell * 0.1,
-                y: top + cell * (0.1 + random.unit() * 0.7),
-                width: cell * 0.8,
-                height: cell * 0.1,
-                colour: random.colour()
-            )
+            photoTile(left: left, top: top, cell: cell, radius: 0.2, band: 0.1, random: &random, canvas: &canvas)
         }
     }
 
