@@ -7,13 +7,11 @@
 # Debian's lomiri-wallpapers-16.04/20.04, ukui-wallpapers, mate-backgrounds and plasma-workspace-wallpapers packages,
 # the pictures of scikit-image, OpenCV's sample data and GNOME's backgrounds, those of Xfce's, sway's and
 # desktop-base's backgrounds and ImageMagick's documentation, and those of scikit-learn, matplotlib, Eterm,
-# lomiri-wallpapers and GIMP, the chess, book-cover, boarding-pass, chat-screenshot and code-screenshot families and
-# the pictures of xplanet-images, fluxbox, tuxpaint-data and cheese-common (all of this was the tuning or an earlier
-# held-out half, whose results have been seen). The held-out half, written on 2026-11-27 (09:54 UTC) before any rule
-# change and measured once (10:43–10:56): the restaurant-menu, train-timetable, sudoku, event-poster and sheet-music
-# families (three of them differing only in small type) and 24 pictures of Debian packages no earlier half used
-# (lxqt-themes, fvwm-crystal, peony-common), each made a JPEG (vips, quality 95) in HELD (default
-# /tmp/kfeed-heldout6). In each half also four
+# lomiri-wallpapers and GIMP, the chess, book-cover, boarding-pass, chat-screenshot and code-screenshot families, the
+# pictures of xplanet-images, fluxbox, tuxpaint-data and cheese-common, the restaurant-menu, train-timetable, sudoku,
+# event-poster and sheet-music families and the pictures of lxqt-themes, fvwm-crystal and peony-common (all of this
+# was the tuning or an earlier held-out half, whose results have been seen). The held-out half: none is written yet
+# (the last one, the menu to peony-common pictures, was measured once on 2026-11-27 at 10:43). In each half also four
 # overlapping regions of each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as
 # distinct pictures). Reposts of 21 kinds of every photo and of four members of every family. Prints per family and
 # per half the distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs
@@ -22,7 +20,7 @@
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
-#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5 and HELD, not
+#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5 and PRIOR6, not
 #   installed; a pinned version gone from the mirror (a point release replaced it) is replaced by the current one,
 #   said in a line
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
@@ -101,17 +99,16 @@ PRIOR5_SOURCES=(usr/share/xplanet/images/earth.jpg usr/share/xplanet/images/nigh
   "$tuxpaint/cliff.jpg" "$tuxpaint/sun_behind_clouds.jpg" "$tuxpaint/corn_maze.jpg" "$tuxpaint/sheep.jpg"
   "$tuxpaint/burnt_bark.jpg" usr/share/doc/tuxpaint-data/fr_FR.UTF-8/html/images/captures/ligne.jpg
   "$cheese/effects.png" "$cheese/image-properties.png")
-# Held out (written 2026-11-27 09:54, before any rule change; measured once at 10:43): real pictures of packages no
-# earlier half used — LXQt's wallpapers (photos of butterflies, a flower, a dew drop, meadows, clouds, fog,
+# Held out from 2026-11-27 09:54 until that day's 12:45, tuning now (measured once, at 10:43): LXQt's wallpapers (photos of butterflies, a flower, a dew drop, meadows, clouds, fog,
 # mountains; drawn backdrops with and without a logo; of a set of variants of one design only one), fvwm-crystal's
 # three wallpapers and four
-# screenshots of Peony's user guide (a file manager in small type) — unpacked in HELD (default /tmp/kfeed-heldout6),
+# screenshots of Peony's user guide (a file manager in small type), unpacked in PRIOR6 (default /tmp/kfeed-heldout6),
 # each named by its folder and file.
-HELD=${HELD:-/tmp/kfeed-heldout6}
+PRIOR6=${PRIOR6:-/tmp/kfeed-heldout6}
 lxqt=usr/share/lxqt/wallpapers
 crystal=usr/share/fvwm-crystal/fvwm/wallpapers
 peony=usr/share/kylin-user-guide/data/guide/peony/en_US/image
-HELD_SOURCES=("$lxqt/Butterfly-Kenneth-Wimer.jpg" "$lxqt/Valendas.png" "$lxqt/after-the-rain.jpg"
+PRIOR6_SOURCES=("$lxqt/Butterfly-Kenneth-Wimer.jpg" "$lxqt/Valendas.png" "$lxqt/after-the-rain.jpg"
   "$lxqt/appleflower.png" "$lxqt/beam.png" "$lxqt/butterfly.png" "$lxqt/cloud.png" "$lxqt/drop.png"
   "$lxqt/flowers.png" "$lxqt/fog.jpg" "$lxqt/this-is-not-windows.jpg" "$lxqt/origami-dark.png"
   "$lxqt/plasma-logo-bright.png" "$lxqt/plasma_arch.png" "$lxqt/simple_blue_widescreen.png" "$lxqt/triangles.png"
@@ -159,11 +156,8 @@ unpack "$PRIOR4" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.
   lomiri-wallpapers=20.04.0-2 gimp-data=2.10.34-1+deb12u10 -- "${PRIOR4_SOURCES[@]}"
 unpack "$PRIOR5" folder xplanet-images=1.3.1-3 fluxbox=1.3.5-2.1 tuxpaint-data=1:0.9.28-sdl2-1 \
   cheese-common=43.0-1 -- "${PRIOR5_SOURCES[@]}"
-unpack "$HELD" folder lxqt-themes=1.2.0-1 fvwm-crystal=3.4.1+dfsg-3 peony-common=3.2.4-2 -- "${HELD_SOURCES[@]}"
+unpack "$PRIOR6" folder lxqt-themes=1.2.0-1 fvwm-crystal=3.4.1+dfsg-3 peony-common=3.2.4-2 -- "${PRIOR6_SOURCES[@]}"
 held=()
-for source in "${HELD_SOURCES[@]}"; do
-  held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
@@ -178,6 +172,9 @@ for source in "${PRIOR4_SOURCES[@]}"; do
 done
 for source in "${PRIOR5_SOURCES[@]}"; do
   tuning+=("$PRIOR5/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
+done
+for source in "${PRIOR6_SOURCES[@]}"; do
+  tuning+=("$PRIOR6/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
 done
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
