@@ -3,7 +3,7 @@ import Foundation
 import KFeed
 import KFeedImages
 
-/// `kfeed-bench transport|images|serve|reposts|history|render|economy …`: the measurements `make bench` runs
+/// `kfeed-bench transport|images|serve|reposts|replay|history|render|economy …`: the measurements `make bench` runs
 /// (see bench/README.md).
 @main
 enum BenchMain {
@@ -19,12 +19,16 @@ enum BenchMain {
             case "images": try await ImageBench.run(Array(arguments.dropFirst()))
             case "serve": try await ServeBench.run(Array(arguments.dropFirst()))
             case "reposts": try RepostBench.run(Array(arguments.dropFirst()))
+            case "replay": try RepostReplay.run(Array(arguments.dropFirst()))
             case "history": try HistoryBench.run(Array(arguments.dropFirst()))
             case "render": try await RenderBench.run(Array(arguments.dropFirst()))
             case "economy": try await EconomyBench.run(Array(arguments.dropFirst()))
             default:
                 FileHandle.standardError.write(
-                    Data("usage: kfeed-bench transport|images|serve|reposts|history|render|economy [options]\n".utf8)
+                    Data(
+                        "usage: kfeed-bench transport|images|serve|reposts|replay|history|render|economy [options]\n"
+                            .utf8
+                    )
                 )
                 exit(64)
             }

@@ -23,11 +23,14 @@ import KFeedTestSupport
 /// 1 when the held-out half (with `--tuning-only`, the tuning half) misses a goal: 0 distinct pairs called the same
 /// in ≥ 10,000, ≥ 99.5 % of reposts caught, ≤ 1 ms a picture. `--dump FILE` writes every pair's decision
 /// (``PictureIdentity/isSamePicture(as:)``), hash distance and detail distance, one line a pair in a fixed order,
-/// so two builds' decisions can be diffed, and checks the screens' bounds half by half.
+/// so two builds' decisions can be diffed, and checks the screens' bounds half by half. `--save DIR` writes every
+/// thumbnail made and every pair instead, and measures nothing (``RepostReplay`` decides them again).
 enum RepostBench {
     static func run(_ arguments: [String]) throws {
         var sample: URL?
         var dump: URL?
+        var save: URL?
+        var thumbnails: [Data] = []
         var members = 72
         var tuningOnly = false
         var photos: [Half: [URL]] = [.tuning: [], .heldOut: []]
@@ -54,6 +57,9 @@ enum RepostBench {
                 }
                 return
             case "--dump": dump = iterator.next().map { URL(fileURLWithPath: $0) }
+            case "--save":
+                save = iterator.next().map { URL(fileURLWithPath: $0, isDirectory: true) }
+                Pair.compares = false
             case "--tuning": half = .tuning
             case "--held-out": half = .heldOut
             default: photos[half, default: []].append(URL(fileURLWithPath: argument))
@@ -75,7 +81,12 @@ enum RepostBench {
                     _ = Thumbnail(jpeg: thumbnail, pixels: pixels, size: .small).identity()
                 }
             )
-            return Picture(identity: identity, pHash: PHash.of(rgbx: pixels, width: 340, height: 340))
+            thumbnails.append(save == nil ? Data() : thumbnail)
+            return Picture(
+                identity: identity,
+                pHash: PHash.of(rgbx: pixels, width: 340, height: 340),
+                number: thumbnails.count - 1
+            )
         }
         func member(_ family: LayoutFamily, _ seed: Int) throws -> Data {
             try TestJPEG.jpeg(family.picture(seed: seed, width: 544, height: 680), width: 544, height: 680)
@@ -142,6 +153,27 @@ enum RepostBench {
             distinct += pairs(try files.map { try picture(Data(contentsOf: $0)) }, family: "sample", half: .tuning)
         }
 
+        if let save {
+            try FileManager.default.createDirectory(at: save, withIntermediateDirectories: true)
+            for (number, thumbnail) in thumbnails.enumerated() {
+                try thumbnail.write(to: save.appendingPathComponent("\(number).jpg"))
+            }
+            var lines: [String] = []
+            for (set, pairs) in [("distinct", distinct), ("repost", reposts)] {
+                for pair in pairs {
+                    lines.append(
+                        "\(set)\t\(pair.half == .tuning ? "tuning" : "held-out")\t\(pair.family)\t\(pair.kind)\t"
+                            + "\(pair.source)\t\(pair.first.number)\t\(pair.second.number)"
+                    )
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: save.appendingPathComponent("pairs.tsv"),
+                atomically: true,
+                encoding: .utf8
+            )
+            return
+        }
         let threshold = DetailSignature.samePictureThreshold
         print("repost detection: a hash within \(PictureIdentity.candidateHashDistance) bits is a candidate, the same")
         print("picture when the largest local difference (3×3 cells of 32×32, lined up) is within \(format(threshold))")
@@ -327,6 +359,7 @@ enum RepostBench {
     private struct Picture {
         var identity: PictureIdentity
         var pHash: UInt64
+        var number: Int
     }
 
     private struct Pair {
@@ -339,6 +372,8 @@ enum RepostBench {
         var hash: Int
         var detail: Float
         var pHash: Int
+        /// Whether a pair's detail distance is computed as it is made (not when the pairs are only saved).
+        nonisolated(unsafe) static var compares = true
 
         init(_ first: Picture, _ second: Picture, family: String, kind: String = "", source: String = "", half: Half) {
             self.first = first
@@ -349,7 +384,7 @@ enum RepostBench {
             self.half = half
             self.hash = first.identity.hash.distance(to: second.identity.hash)
             self.detail =
-                hash <= PictureIdentity.candidateHashDistance
+                hash <= PictureIdentity.candidateHashDistance && Self.compares
                 ? first.identity.detail.distance(to: second.identity.detail) : .infinity
             self.pHash = (first.pHash ^ second.pHash).nonzeroBitCount
         }
