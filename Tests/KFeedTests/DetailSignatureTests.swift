@@ -83,4 +83,40 @@ struct DetailSignatureTests {
         #expect(way.distance <= DetailSignature.samePictureThreshold, "\(way)")
         #expect(original.isSamePicture(as: framed))
     }
+
+    @Test(arguments: [(0, 3), (8, 37), (32, 55)])
+    func menusOfOneTemplateThatLineUpAtAScaleOfAbout095AreDistinct(first: Int, second: Int) throws {
+        // Restaurant menus of one template with other dishes and prices: one way lines up at about 0.95, between
+        // a framed part and one scale, within the threshold on the 32×32 cells; there the fine cells now count as
+        // well, within an allowance for that scale, and their dishes differ by more.
+        let a = try Self.signature(try Self.member(.menu, first))
+        let b = try Self.signature(try Self.member(.menu, second))
+        let between = [a.measured(within: b), b.measured(within: a)].filter {
+            $0.scale > DetailSignature.framedScale && $0.scale < DetailSignature.unitScale
+        }
+        #expect(!between.isEmpty)
+        for way in between {
+            #expect(way.range <= DetailSignature.samePictureThreshold, "\(way)")
+            #expect(way.strict > DetailSignature.betweenFineThreshold(way.scale), "\(way)")
+        }
+        #expect(a.isSamePicture(as: b) == false)
+    }
+
+    @Test(arguments: [(LayoutFamily.spotlight, 0, "border 5 % black"), (.stage, 2, "crop 8 % centred")])
+    func aRepostThatLinesUpBetweenFramedAndOneScaleIsTheSamePicture(
+        family: LayoutFamily,
+        seed: Int,
+        kind: String
+    ) throws {
+        // A 5 % border and an 8 % crop line up at about 0.91: their fine cells agree within that scale's allowance.
+        let source = try Self.member(family, seed)
+        let original = try Self.signature(source)
+        let copy = try Self.signature(try Repost.copy(source, kind: kind))
+        let way = copy.measured(within: original)
+        let other = original.measured(within: copy)
+        let best = way.distance <= other.distance ? way : other
+        #expect(best.scale > DetailSignature.framedScale && best.scale < DetailSignature.unitScale, "\(best)")
+        #expect(best.strict <= DetailSignature.betweenFineThreshold(best.scale), "\(best)")
+        #expect(original.isSamePicture(as: copy))
+    }
 }
