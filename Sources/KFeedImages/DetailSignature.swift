@@ -28,7 +28,9 @@ import Foundation
 /// luma, kept in memory only) must match too (``finerThreshold``): small type (item lines and prices on receipts of
 /// one template) is finer than a 64×64 cell. Where one frame is a framed part of the other
 /// (``framedScale``), a way a little over the threshold (``framedAllowance(_:)``) is the same picture when the fine
-/// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail.
+/// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail. Between the two (a 5 %
+/// border, an 8 % crop), the fine cells must match within an allowance that grows as the scale moves from one
+/// (``betweenFineThreshold(_:)``): menus of one template with other dishes line up at about 0.95.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
