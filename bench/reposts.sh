@@ -12,8 +12,8 @@
 # event-poster and sheet-music families and the pictures of lxqt-themes, fvwm-crystal and peony-common (all of this
 # was the tuning or an earlier held-out half, whose results have been seen). The held-out half (#7), written on
 # 2026-11-27 from 12:45 UTC by an engineer who did not tune the rule, before the rule of that session was final; not
-# yet measured: the nutrition-label, crossword, stock-ticker, shelf-label and picture-in-picture (real corpus photos)
-# families (four of them differing only in small type or fine detail) and 23 pictures of Debian packages no earlier
+# yet measured: the nutrition-label, crossword, stock-ticker and shelf-label families (differing only in small type or
+# fine detail), a picture-in-picture family and a pasted-subject family (both of real corpus photos) and 23 pictures of Debian packages no earlier
 # half used (gimp-help-en, frozen-bubble-data, pingus-data, inkscape-tutorials), each made a JPEG (vips, quality 95)
 # in HELD (default /tmp/kfeed-heldout7). In each half also four overlapping regions of each photo (regions alike
 # pixel for pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every
@@ -26,7 +26,7 @@
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
 #   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5, PRIOR6 and
 #   HELD, not installed; a pinned version gone from the mirror (a point release replaced it) is replaced by the
-#   current one, said in a line; the inset family reads its real photos from CORPUS too (KFEED_CORPUS)
+#   current one, said in a line; the inset and pasted families read their real photos from CORPUS too (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -127,6 +127,10 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// backdrop and, framed in white, an inset of another real photo covering about 15 % of the frame: member n shows
     /// the (n mod 12)th of twelve corpus photos at the (n / 12)th of six places (two columns, three rows).
     case inset
+    /// One real scene with a different small real subject pasted in: the corpus's dusk-over-the-sea photo as the
+    /// backdrop and a disc of about 4 % of the frame cut from another corpus photo: member n shows the (n mod 8)th of
+    /// eight photos at the (n / 8)th of nine places (a 3×3 grid inside the square a `small` widget crops to).
+    case pasted
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -305,6 +309,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.shelf(random: &own, canvas: &canvas)
         case .inset:
             Self.inset(seed: seed, canvas: &canvas)
+        case .pasted:
+            Self.pasted(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -1854,6 +1860,44 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         )
         let inset = photo(insetPhotos[seed % 12], width: w, height: h)
         canvas.paste(inset, channels: 3, width: w, height: h, left: left, top: top)
+    }
+
+    /// The corpus photos the `pasted` family is made of: one backdrop and eight subjects.
+    private static let pastedBackdrop = "14-summer1am.jpg"
+    private static let pastedPhotos = [
+        "01-picture1a.jpg", "05-blinds-o3.jpg", "07-storm-prog.jpg", "09-picture0b.jpg", "16-free.jpg",
+        "18-life-base.jpg", "19-picosdeeuropa.jpg", "24-seeding.jpg",
+    ]
+
+    private static func pasted(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photo(pastedBackdrop, width: width, height: height),
+            channels: 3,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        // A disc of 4 % of the frame.
+        let side = Int((0.04 * Double(width * height) / Double.pi).squareRoot() * 2)
+        let place = seed / 8 % 9
+        let centreX = width * [25, 50, 75][place % 3] / 100
+        let centreY = height * [30, 50, 70][place / 3] / 100
+        let subject = photo(pastedPhotos[seed % 8], width: side, height: side)
+        let radius = Double(side) / 2
+        for row in 0..<side {
+            for column in 0..<side {
+                let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let source = (row * side + column) * 3
+                canvas.set(
+                    centreX - side / 2 + column,
+                    centreY - side / 2 + row,
+                    TestJPEG.Colour(subject[source], subject[source + 1], subject[source + 2])
+                )
+            }
+        }
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

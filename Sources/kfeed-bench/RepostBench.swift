@@ -14,8 +14,8 @@ import KFeedTestSupport
 /// `ticket`, `slide`, `weather`, `calendar`, `scorecard`, `receipt`, `lyrics`, `leaderboard`, `grid`, `chess`,
 /// `cover`, `boarding`, `chat`, `code`, `menu`, `timetable`, `sudoku`, `poster` and `sheet` ``LayoutFamily``
 /// members, the bundled sample's pictures, the tuning photos; held out — the `nutrition`, `crossword`, `ticker`,
-/// `shelf` and `inset` members (`inset` is made of the corpus's real photos, read from `KFEED_CORPUS`) and the
-/// held-out photos; in each
+/// `shelf`, `inset` and `pasted` members (the last two made of the corpus's real photos, read from `KFEED_CORPUS`)
+/// and the held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
 /// of each family of the half. Prints per family and per half the pairs, the
@@ -91,7 +91,7 @@ enum RepostBench {
                 .post, .chart, .map, .ticket, .slide, .weather, .calendar, .scorecard, .receipt, .lyrics, .leaderboard,
                 .grid, .chess, .cover, .boarding, .chat, .code, .menu, .timetable, .sudoku, .poster, .sheet,
             ],
-            .heldOut: [.nutrition, .crossword, .ticker, .shelf, .inset],
+            .heldOut: [.nutrition, .crossword, .ticker, .shelf, .inset, .pasted],
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {

@@ -4,8 +4,8 @@ import Testing
 
 /// The look-alike families' members as pictures, without judging them by the repost rule (that is the repost
 /// benchmark's work): one seed always draws the same pixels, and members differ inside the square a `small` widget
-/// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` family is left out: it is made
-/// of the corpus's real photos, which a test does not have.
+/// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` and `pasted` families are left
+/// out: they are made of the corpus's real photos, which a test does not have.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
