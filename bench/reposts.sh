@@ -10,19 +10,24 @@
 # lomiri-wallpapers and GIMP, the chess, book-cover, boarding-pass, chat-screenshot and code-screenshot families, the
 # pictures of xplanet-images, fluxbox, tuxpaint-data and cheese-common, the restaurant-menu, train-timetable, sudoku,
 # event-poster and sheet-music families and the pictures of lxqt-themes, fvwm-crystal and peony-common (all of this
-# was the tuning or an earlier held-out half, whose results have been seen). The held-out half: none is written yet
-# (the last one, the menu to peony-common pictures, was measured once on 2026-11-27 at 10:43). In each half also four
-# overlapping regions of each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as
-# distinct pictures). Reposts of 21 kinds of every photo and of four members of every family. Prints per family and
-# per half the distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs
-# and the time an identity takes; exits 1 when the held-out half misses a goal.
+# was the tuning or an earlier held-out half, whose results have been seen). The held-out half (#7), written on
+# 2026-11-27 at 12:45–13:21 UTC (9180a00, 2ed2bd5) by an engineer who did not tune the rule, before the rule of that
+# session was final; not yet measured: the nutrition-label, crossword, stock-ticker and shelf-label families (their
+# members differ in type, most of it small, or fine detail), a picture-in-picture family and a pasted-subject family
+# (both of real corpus photos) and 22 pictures of Debian packages no earlier half used (gimp-help-en,
+# frozen-bubble-data, pingus-data, inkscape-tutorials), each made a JPEG (vips, quality 95) in HELD (default
+# /tmp/kfeed-heldout7). In each half also four overlapping regions of each photo (regions alike
+# pixel for pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every
+# photo and of four members of every family. Prints per family and per half the distinct pairs called the same and
+# the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the
+# held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
-#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5 and PRIOR6, not
-#   installed; a pinned version gone from the mirror (a point release replaced it) is replaced by the current one,
-#   said in a line
+#   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5, PRIOR6 and
+#   HELD, not installed; a pinned version gone from the mirror (a point release replaced it) is replaced by the
+#   current one, said in a line; the inset and pasted families read their real photos from CORPUS too (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -99,11 +104,11 @@ PRIOR5_SOURCES=(usr/share/xplanet/images/earth.jpg usr/share/xplanet/images/nigh
   "$tuxpaint/cliff.jpg" "$tuxpaint/sun_behind_clouds.jpg" "$tuxpaint/corn_maze.jpg" "$tuxpaint/sheep.jpg"
   "$tuxpaint/burnt_bark.jpg" usr/share/doc/tuxpaint-data/fr_FR.UTF-8/html/images/captures/ligne.jpg
   "$cheese/effects.png" "$cheese/image-properties.png")
-# Held out from 2026-11-27 09:54 until that day's 12:45, tuning now (measured once, at 10:43): LXQt's wallpapers (photos of butterflies, a flower, a dew drop, meadows, clouds, fog,
-# mountains; drawn backdrops with and without a logo; of a set of variants of one design only one), fvwm-crystal's
-# three wallpapers and four
-# screenshots of Peony's user guide (a file manager in small type), unpacked in PRIOR6 (default /tmp/kfeed-heldout6),
-# each named by its folder and file.
+# Held out from 2026-11-27 09:54 until that day's 12:45, tuning now (measured once, at 10:43): LXQt's wallpapers
+# (photos of butterflies, a flower, a dew drop, meadows, clouds, fog, mountains; drawn backdrops with and without a
+# logo; of a set of variants of one design only one), fvwm-crystal's three wallpapers and four screenshots of Peony's
+# user guide (a file manager in small type), unpacked in PRIOR6 (default /tmp/kfeed-heldout6), each named by its
+# folder and file.
 PRIOR6=${PRIOR6:-/tmp/kfeed-heldout6}
 lxqt=usr/share/lxqt/wallpapers
 crystal=usr/share/fvwm-crystal/fvwm/wallpapers
@@ -115,6 +120,28 @@ PRIOR6_SOURCES=("$lxqt/Butterfly-Kenneth-Wimer.jpg" "$lxqt/Valendas.png" "$lxqt/
   "$lxqt/waves-purple-logo.jpg" "$crystal/fvwm-crystal-bright1-1024x768.jpg"
   "$crystal/fvwm-crystal-dark1-1024x768.jpg" "$crystal/fvwm-crystal-dark2-1024x768.jpg" "$peony/6.png"
   "$peony/9.png" "$peony/15.png" "$peony/17.png")
+# Held out (written 2026-11-27 at 12:45–13:21 by an engineer who did not tune the rule, before that session's rule
+# was final; not yet measured): real pictures of packages no earlier half used — GIMP's English manual (tone-mapping
+# photos, a tree against the sky twice side by side among them, photos of the filters' examples, screenshots of its
+# windows and a dialog in small type, a chart; not its splash,
+# the tuning half's gimp-data splash at a third of the size), Frozen Bubble's screens (drawn game boards, a
+# dimmed pause screen, a panel of key shortcuts in small type), Pingus's menu blackboard, world map, cloud and wood
+# textures and an old guitarist of Inkscape's tutorials — unpacked in HELD (default /tmp/kfeed-heldout7), each named
+# by its folder and file.
+HELD=${HELD:-/tmp/kfeed-heldout7}
+gimp=usr/share/gimp/2.0/help/en/images
+bubble=usr/share/games/frozen-bubble/gfx
+pingus=usr/share/games/pingus/data/images
+tone=usr/share/gimp/2.0/help/en/images/tutorials/tone-mapping
+HELD_SOURCES=("$tone/tree-exposed-for-sky-ground-is-dark.jpg" "$tone/truck-tone-mapped-using-gegl-mantuik.jpg"
+  "$tone/power-lines.jpg"
+  "$gimp/using/single-window-mode.png" "$gimp/using/multi-window.png" "$gimp/toolbox/new-slider-interaction.png"
+  "$gimp/preferences/prefs-image-window-appearance.png" "$gimp/glossary/companding-curves-compared.png"
+  "$gimp/filters/examples/taj_orig.png" "$gimp/using/duck_orig.png"
+  "$gimp/tutorials/quickie-remove-background-source.jpg" "$gimp/filters/examples/enhance/noise-reduction-ex1.png"
+  "$bubble/back_hiscores.png" "$bubble/back_one_player.png" "$bubble/level_editor.png" "$bubble/back_paused.png"
+  "$bubble/key_shortcuts.png" "$pingus/core/menu/blackboard.png" "$pingus/worldmaps/tutorial_layer0.jpg"
+  "$pingus/textures/clouds3.png" "$pingus/core/menu/wood.png" usr/share/inkscape/tutorials/oldguitar.jpg)
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
@@ -157,7 +184,12 @@ unpack "$PRIOR4" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.
 unpack "$PRIOR5" folder xplanet-images=1.3.1-3 fluxbox=1.3.5-2.1 tuxpaint-data=1:0.9.28-sdl2-1 \
   cheese-common=43.0-1 -- "${PRIOR5_SOURCES[@]}"
 unpack "$PRIOR6" folder lxqt-themes=1.2.0-1 fvwm-crystal=3.4.1+dfsg-3 peony-common=3.2.4-2 -- "${PRIOR6_SOURCES[@]}"
+unpack "$HELD" folder gimp-help-en=2.10.34-2 frozen-bubble-data=2.212-11 pingus-data=0.7.6-5.1 \
+  inkscape-tutorials=1.2.2-2+deb12u1 -- "${HELD_SOURCES[@]}"
 held=()
+for source in "${HELD_SOURCES[@]}"; do
+  held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
+done
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
@@ -182,6 +214,6 @@ scratch="${KFEED_BENCH_SCRATCH:-.build}"
 binary="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/kfeed-bench"
 
 echo "==================== kfeed repost detection ===================="
-"$binary" reposts --members "${1:-72}" "${tuning_only[@]}" --sample "$ROOT/Fixtures/images" ${DUMP:+--dump "$DUMP"} \
-  --tuning "${tuning[@]}" --held-out "${held[@]}"
+KFEED_CORPUS="$CORPUS" "$binary" reposts --members "${1:-72}" "${tuning_only[@]}" --sample "$ROOT/Fixtures/images" \
+  ${DUMP:+--dump "$DUMP"} --tuning "${tuning[@]}" --held-out "${held[@]}"
 echo "================================================================"

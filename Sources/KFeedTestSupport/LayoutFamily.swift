@@ -108,6 +108,29 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// Sheet music in one engraving (a title, five staves of five lines, a clef mark, bar lines): the notes' places,
     /// stems and the bars' count are the member's.
     case sheet
+    /// Nutrition-facts labels of one template (a white label with black rules on a pale ground, a heading, the
+    /// serving size, calories in large type, twelve nutrient rows with amounts and daily values in small type): the
+    /// serving, the calories and every amount and percentage are the member's.
+    case nutrition
+    /// A crossword of one newspaper (a 13×13 grid with one fixed pattern of black squares, clue numbers, a heading):
+    /// a solver's progress, 40–70 letters drawn at member-seeded cells (those on black squares left out), and 0–3
+    /// black squares of its own.
+    case crossword
+    /// Stock-ticker tables of one app (a dark ground, a header, twelve rows of one watchlist's symbols with price,
+    /// change and a small trend bar in green or red): the prices, the changes and their signs are the member's.
+    case ticker
+    /// Shelf labels of one shop (a grey shelf edge holding two rows of three yellow price tags: a product name and
+    /// unit price in small type, a price in large type): the products and the prices are the member's.
+    case shelf
+    /// Picture-in-picture news thumbnails from real photos: one real photo (the corpus's mountain scene; the corpus is
+    /// read from the environment's `KFEED_CORPUS`, default `/tmp/kfeed-corpus`, made by `bench/corpus.sh`) as the
+    /// backdrop and, framed in white, an inset of another real photo covering about 15 % of the frame: member n shows
+    /// the (n mod 12)th of twelve corpus photos at the (n / 12)th of six places (two columns, three rows).
+    case inset
+    /// One real scene with a different small real subject pasted in: the corpus's dusk-over-the-sea photo as the
+    /// backdrop and a disc of about 4 % of the frame cut from another corpus photo: member n shows the (n mod 8)th of
+    /// eight photos at the (n / 8)th of nine places (a 3×3 grid inside the square a `small` widget crops to).
+    case pasted
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -272,6 +295,22 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .sheet:
             var own = SeededRandom(scrambling: seed &+ 90_010)
             Self.sheet(random: &own, canvas: &canvas)
+        case .nutrition:
+            var own = SeededRandom(scrambling: seed &+ 100_001)
+            Self.nutrition(random: &own, canvas: &canvas)
+        case .crossword:
+            var own = SeededRandom(scrambling: seed &+ 100_002)
+            Self.crossword(random: &own, canvas: &canvas)
+        case .ticker:
+            var own = SeededRandom(scrambling: seed &+ 100_003)
+            Self.ticker(random: &own, canvas: &canvas)
+        case .shelf:
+            var own = SeededRandom(scrambling: seed &+ 100_004)
+            Self.shelf(random: &own, canvas: &canvas)
+        case .inset:
+            Self.inset(seed: seed, canvas: &canvas)
+        case .pasted:
+            Self.pasted(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -1477,6 +1516,386 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                     colour: ink
                 )
                 x += 0.04 + Double(random.next() % 3) * 0.02
+            }
+        }
+    }
+
+    private static func nutrition(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(226, 232, 222)
+        let label = TestJPEG.Colour(255, 255, 255)
+        let ink = TestJPEG.Colour(16, 16, 16)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        canvas.rectangle(x: 0.12, y: 0.08, width: 0.76, height: 0.85, colour: ink)
+        canvas.rectangle(x: 0.125, y: 0.084, width: 0.75, height: 0.842, colour: label)
+        write(
+            ["nutrition facts"],
+            x: 0.14,
+            y: 0.09,
+            w: 0.72,
+            h: 0.08,
+            size: 0.062,
+            ink: ink,
+            paper: label,
+            canvas: &canvas
+        )
+        let servings = 2 + random.next() % 10
+        let grams = 20 + random.next() % 240
+        write(
+            ["\(servings) servings per container", "serving size  \(grams) g"],
+            x: 0.14,
+            y: 0.17,
+            w: 0.72,
+            h: 0.08,
+            size: 0.03,
+            ink: ink,
+            paper: label,
+            canvas: &canvas
+        )
+        canvas.rectangle(x: 0.14, y: 0.255, width: 0.72, height: 0.014, colour: ink)
+        write(["calories"], x: 0.14, y: 0.27, w: 0.4, h: 0.07, size: 0.05, ink: ink, paper: label, canvas: &canvas)
+        write(
+            ["\(40 + random.next() % 560)"],
+            x: 0.62,
+            y: 0.265,
+            w: 0.24,
+            h: 0.08,
+            size: 0.064,
+            ink: ink,
+            paper: label,
+            canvas: &canvas
+        )
+        canvas.rectangle(x: 0.14, y: 0.345, width: 0.72, height: 0.007, colour: ink)
+        let nutrients: [(String, String, UInt64)] = [
+            ("total fat", "g", 30), ("saturated fat", "g", 12), ("trans fat", "g", 4), ("cholesterol", "mg", 300),
+            ("sodium", "mg", 2_000), ("total carbohydrate", "g", 90), ("dietary fiber", "g", 14),
+            ("total sugars", "g", 40), ("protein", "g", 30), ("vitamin d", "mcg", 20), ("calcium", "mg", 900),
+            ("iron", "mg", 18),
+        ]
+        for (row, (name, unit, most)) in nutrients.enumerated() {
+            let y = 0.355 + Double(row) * 0.045
+            let amount = random.next() % (most + 1)
+            write(
+                ["\(name)  \(amount) \(unit)"],
+                x: 0.14,
+                y: y,
+                w: 0.56,
+                h: 0.042,
+                size: 0.028,
+                ink: ink,
+                paper: label,
+                canvas: &canvas
+            )
+            write(
+                ["\(amount * 100 / max(1, most * 2 / 3)) %"],
+                x: 0.7,
+                y: y,
+                w: 0.16,
+                h: 0.042,
+                size: 0.028,
+                ink: ink,
+                paper: label,
+                canvas: &canvas
+            )
+            canvas.rectangle(x: 0.14, y: y + 0.042, width: 0.72, height: 0.002, colour: ink)
+        }
+    }
+
+    private static func crossword(random: inout SeededRandom, canvas: inout Canvas) {
+        let paper = TestJPEG.Colour(244, 242, 236)
+        let ink = TestJPEG.Colour(22, 22, 22)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        write(
+            ["cryptic crossword  no. 9,114"],
+            x: 0.06,
+            y: 0.095,
+            w: 0.88,
+            h: 0.065,
+            size: 0.04,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        let size = 13
+        // One newspaper's pattern, symmetric under a half turn: the same for every member.
+        var black = Set<Int>()
+        var pattern = SeededRandom(scrambling: 100_099)
+        for _ in 0..<22 {
+            let cell = Int(pattern.next() % UInt64(size * size))
+            black.insert(cell)
+            black.insert(size * size - 1 - cell)
+        }
+        let own = Int(random.next() % 4)
+        for _ in 0..<own { black.insert(Int(random.next() % UInt64(size * size))) }
+        let (left, top, side) = (0.06, 0.16, 0.88)
+        let tall = side * Double(canvas.width) / Double(canvas.height)
+        let (cellWidth, cellHeight) = (side / Double(size), tall / Double(size))
+        canvas.rectangle(x: left - 0.004, y: top - 0.003, width: side + 0.008, height: tall + 0.006, colour: ink)
+        canvas.rectangle(x: left, y: top, width: side, height: tall, colour: paper)
+        var number = 1
+        for cell in 0..<(size * size) {
+            let (column, row) = (cell % size, cell / size)
+            let (x, y) = (left + Double(column) * cellWidth, top + Double(row) * cellHeight)
+            if black.contains(cell) {
+                canvas.rectangle(x: x, y: y, width: cellWidth, height: cellHeight, colour: ink)
+                continue
+            }
+            let startsAcross =
+                (column == 0 || black.contains(cell - 1)) && column + 1 < size && !black.contains(cell + 1)
+            let startsDown =
+                (row == 0 || black.contains(cell - size)) && row + 1 < size && !black.contains(cell + size)
+            if startsAcross || startsDown {
+                write(
+                    ["\(number)"],
+                    x: x + 0.002,
+                    y: y + 0.001,
+                    w: cellWidth * 0.95,
+                    h: cellHeight * 0.3,
+                    size: 0.014,
+                    ink: ink,
+                    paper: paper,
+                    canvas: &canvas
+                )
+                number += 1
+            }
+        }
+        let letters = Array("abcdeeeghilmnoprsttu")
+        for _ in 0..<(40 + Int(random.next() % 31)) {
+            let cell = Int(random.next() % UInt64(size * size))
+            guard !black.contains(cell) else { continue }
+            write(
+                [String(letters[Int(random.next() % UInt64(letters.count))])],
+                x: left + (Double(cell % size) + 0.14) * cellWidth,
+                y: top + (Double(cell / size) + 0.3) * cellHeight,
+                w: cellWidth * 0.84,
+                h: cellHeight * 0.68,
+                size: 0.026,
+                ink: ink,
+                paper: paper,
+                canvas: &canvas
+            )
+        }
+        for line in 0...size {
+            let offset = Double(line)
+            canvas.rectangle(x: left + offset * cellWidth - 0.001, y: top, width: 0.002, height: tall, colour: ink)
+            canvas.rectangle(x: left, y: top + offset * cellHeight - 0.001, width: side, height: 0.0016, colour: ink)
+        }
+    }
+
+    private static func ticker(random: inout SeededRandom, canvas: inout Canvas) {
+        let ground = TestJPEG.Colour(14, 18, 26)
+        let row = TestJPEG.Colour(24, 30, 42)
+        let ink = TestJPEG.Colour(226, 230, 238)
+        let up = TestJPEG.Colour(40, 200, 110)
+        let down = TestJPEG.Colour(236, 70, 70)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        write(
+            ["watchlist   close"],
+            x: 0.06,
+            y: 0.08,
+            w: 0.88,
+            h: 0.07,
+            size: 0.048,
+            ink: ink,
+            paper: ground,
+            canvas: &canvas
+        )
+        let symbols = ["aapl", "msft", "nvda", "amzn", "tsla", "meta", "goog", "nflx", "intc", "amd", "ibm", "orcl"]
+        for (index, symbol) in symbols.enumerated() {
+            let y = 0.16 + Double(index) * 0.062
+            let shade = index % 2 == 0 ? row : ground
+            canvas.rectangle(x: 0.04, y: y, width: 0.92, height: 0.058, colour: shade)
+            let price = 20 + random.next() % 600
+            let cents = random.next() % 100
+            let rising = random.next() % 2 == 0
+            let change = random.next() % 500
+            let colour = rising ? up : down
+            let sign = rising ? "+" : "-"
+            write(
+                [symbol],
+                x: 0.06,
+                y: y + 0.008,
+                w: 0.2,
+                h: 0.045,
+                size: 0.03,
+                ink: ink,
+                paper: shade,
+                canvas: &canvas
+            )
+            write(
+                ["\(price).\(cents < 10 ? "0" : "")\(cents)"],
+                x: 0.3,
+                y: y + 0.008,
+                w: 0.24,
+                h: 0.045,
+                size: 0.03,
+                ink: ink,
+                paper: shade,
+                canvas: &canvas
+            )
+            write(
+                ["\(sign)\(change / 100).\(change % 100 < 10 ? "0" : "")\(change % 100) %"],
+                x: 0.56,
+                y: y + 0.008,
+                w: 0.22,
+                h: 0.045,
+                size: 0.03,
+                ink: colour,
+                paper: shade,
+                canvas: &canvas
+            )
+            let length = 0.01 + Double(change) / 500 * 0.1
+            canvas.rectangle(x: 0.8, y: y + 0.022, width: length, height: 0.016, colour: colour)
+        }
+    }
+
+    private static func shelf(random: inout SeededRandom, canvas: inout Canvas) {
+        let wall = TestJPEG.Colour(200, 204, 210)
+        let edge = TestJPEG.Colour(110, 114, 122)
+        let tag = TestJPEG.Colour(252, 220, 60)
+        let ink = TestJPEG.Colour(20, 20, 24)
+        let red = TestJPEG.Colour(200, 30, 40)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: wall)
+        let products = [
+            "oat milk 1 l", "rye bread", "green tea 20", "penne 500 g", "olive oil", "rice 1 kg", "honey 250 g",
+            "coffee beans", "lentils", "tomato passata", "muesli", "dark chocolate", "apple juice", "peanut butter",
+        ]
+        for shelfRow in 0..<2 {
+            let y = 0.16 + Double(shelfRow) * 0.38
+            canvas.rectangle(x: 0, y: y - 0.02, width: 1, height: 0.26, colour: edge)
+            for column in 0..<3 {
+                let x = 0.04 + Double(column) * 0.315
+                canvas.rectangle(x: x, y: y, width: 0.29, height: 0.22, colour: tag)
+                canvas.rectangle(x: x, y: y, width: 0.29, height: 0.012, colour: red)
+                let name = products[Int(random.next() % UInt64(products.count))]
+                let euros = 1 + random.next() % 9
+                let cents = random.next() % 100
+                let grams = [250, 400, 500, 750, 1_000][Int(random.next() % 5)]
+                write(
+                    [name],
+                    x: x + 0.01,
+                    y: y + 0.02,
+                    w: 0.27,
+                    h: 0.045,
+                    size: 0.026,
+                    ink: ink,
+                    paper: tag,
+                    canvas: &canvas
+                )
+                write(
+                    ["\(euros).\(cents < 10 ? "0" : "")\(cents)"],
+                    x: x + 0.01,
+                    y: y + 0.07,
+                    w: 0.27,
+                    h: 0.09,
+                    size: 0.07,
+                    ink: ink,
+                    paper: tag,
+                    canvas: &canvas
+                )
+                let perKilo = (Int(euros) * 100 + Int(cents)) * 1_000 / grams
+                write(
+                    ["\(grams) g  \(perKilo / 100).\(perKilo % 100 < 10 ? "0" : "")\(perKilo % 100) / kg"],
+                    x: x + 0.01,
+                    y: y + 0.165,
+                    w: 0.27,
+                    h: 0.045,
+                    size: 0.022,
+                    ink: ink,
+                    paper: tag,
+                    canvas: &canvas
+                )
+            }
+        }
+    }
+
+    /// The corpus photos the `inset` family is made of: one backdrop and twelve insets.
+    private static let insetBackdrop = "17-aitzgorri.jpg"
+    private static let insetPhotos = [
+        "02-greenmeadow.jpg", "03-freshflower.jpg", "04-dune.jpg", "08-friends.jpg", "10-ladybird-prog.jpg",
+        "11-bythewater.jpg", "12-colorfulcups.jpg", "13-fallenleaf.jpg", "15-wine.jpg", "20-dragonfly-o6.jpg",
+        "21-sunset.jpg", "22-bridge.jpg",
+    ]
+
+    /// The RGB pixels of real photo `name` of the corpus, centre-cropped and resampled to `width`×`height`.
+    /// Stops the program with one line saying how to make the corpus when the photo cannot be read.
+    private static func photo(_ name: String, width: Int, height: Int) -> [UInt8] {
+        let directory = ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus"
+        let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name)
+        guard let jpeg = try? Data(contentsOf: url),
+            let rgbx = try? JPEGThumbnailer().pixels(of: jpeg, size: ImageSize(width: width, height: height))
+        else {
+            fatalError("The inset family needs the corpus photo \(url.path): make it with bash bench/corpus.sh")
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for index in 0..<(width * height) {
+            rgb[index * 3] = rgbx[index * 4]
+            rgb[index * 3 + 1] = rgbx[index * 4 + 1]
+            rgb[index * 3 + 2] = rgbx[index * 4 + 2]
+        }
+        return rgb
+    }
+
+    private static func inset(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photo(insetBackdrop, width: width, height: height),
+            channels: 3,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        // About 15 % of the frame, at one of six places inside the square a `small` widget crops to.
+        let (w, h) = (width * 44 / 100, height * 33 / 100)
+        let place = seed / 12 % 6
+        let left = place % 2 == 0 ? width * 6 / 100 : width - w - width * 6 / 100
+        let top = height * [12, 34, 55][place / 2] / 100
+        let frame = max(2, width / 136)
+        canvas.rectangle(
+            x: Double(left - frame) / Double(width),
+            y: Double(top - frame) / Double(height),
+            width: Double(w + 2 * frame) / Double(width),
+            height: Double(h + 2 * frame) / Double(height),
+            colour: TestJPEG.Colour(250, 250, 250)
+        )
+        let inset = photo(insetPhotos[seed % 12], width: w, height: h)
+        canvas.paste(inset, channels: 3, width: w, height: h, left: left, top: top)
+    }
+
+    /// The corpus photos the `pasted` family is made of: one backdrop and eight subjects.
+    private static let pastedBackdrop = "14-summer1am.jpg"
+    private static let pastedPhotos = [
+        "01-picture1a.jpg", "05-blinds-o3.jpg", "07-storm-prog.jpg", "09-picture0b.jpg", "16-free.jpg",
+        "18-life-base.jpg", "19-picosdeeuropa.jpg", "24-seeding.jpg",
+    ]
+
+    private static func pasted(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photo(pastedBackdrop, width: width, height: height),
+            channels: 3,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        // A disc of 4 % of the frame.
+        let side = Int((0.04 * Double(width * height) / Double.pi).squareRoot() * 2)
+        let place = seed / 8 % 9
+        let centreX = width * [25, 50, 75][place % 3] / 100
+        let centreY = height * [30, 50, 70][place / 3] / 100
+        let subject = photo(pastedPhotos[seed % 8], width: side, height: side)
+        let radius = Double(side) / 2
+        for row in 0..<side {
+            for column in 0..<side {
+                let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let source = (row * side + column) * 3
+                canvas.set(
+                    centreX - side / 2 + column,
+                    centreY - side / 2 + row,
+                    TestJPEG.Colour(subject[source], subject[source + 1], subject[source + 2])
+                )
             }
         }
     }
