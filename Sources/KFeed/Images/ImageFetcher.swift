@@ -83,15 +83,12 @@ package struct ImageFetcher: Sendable {
     /// starts in `writes` (on a thread of its own, beside the downloads and decodes still running), so that writing
     /// the batch overlaps making it and no image is held longer than its write. Returns once every image is made,
     /// without waiting for the last writes: `writes.wait()` does (before anything names the files).
-    /// `identified`, when given, is handed each identity computed (with its job's path) on the decode's thread, right
-    /// after it is computed: what it does there runs beside the downloads and decodes still under way.
     /// - Returns: one outcome per job path.
     /// - Throws: the first error `store` threw (as soon as a job ends after it); the jobs still running are
     ///   cancelled.
     package func run(
         _ jobs: [Job],
         writes: PendingWrites,
-        identified: (@Sendable (_ path: String, _ identity: PictureIdentity) -> Void)? = nil,
         storing store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
     ) async throws -> [String: Outcome] {
         try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
@@ -100,7 +97,7 @@ package struct ImageFetcher: Sendable {
             func startNext() {
                 guard let job = pending.popFirst() else { return }
                 group.addTask {
-                    switch await make(job, handingTo: writes, identified: identified, store) {
+                    switch await make(job, handingTo: writes, store) {
                     case .success(let identity): (job.path, .stored(identity))
                     case .failure(let reason): (job.path, .failed(reason))
                     }
@@ -130,7 +127,6 @@ package struct ImageFetcher: Sendable {
     private func make(
         _ job: Job,
         handingTo writes: PendingWrites,
-        identified: (@Sendable (_ path: String, _ identity: PictureIdentity) -> Void)?,
         _ store: @escaping @Sendable (_ path: String, _ image: Data) throws -> Void
     ) async -> Made {
         let body: Data
@@ -148,9 +144,7 @@ package struct ImageFetcher: Sendable {
                 thumbnail in
                 let image = thumbnail.jpeg
                 writes.start { try store(path, image) }
-                guard identifies, let identity = thumbnail.identity() else { return .success(nil) }
-                identified?(path, identity)
-                return .success(identity)
+                return .success(identifies ? thumbnail.identity() : nil)
             }
         } catch {
             logger.debug("image \(job.path): \(error.reason)")

@@ -10,8 +10,7 @@ struct ImagePlan: Sendable {
     var jobs: [ImageFetcher.Job] = []
     /// How many named files the cache already holds.
     var reused = 0
-    /// Each entry's picture's name in the store, in the manifest's order (nil: none can be had).
-    private(set) var imagePaths: [String?] = []
+    private var imagePaths: [String?] = []
     private var avatarPaths: [String?] = []
     private var unusable: [String: String] = [:]
 

@@ -223,23 +223,9 @@ extension Refresher {
         let fetched: Manifest
         let fetchSummary: Summary
         let made: [String: PictureIdentity]
-        // The pictures' repost comparisons, made as they are made.
-        let early =
-            settings.noRepeatWindow > 0
-            ? EarlyComparisons(
-                for: planned,
-                entryCount: run.builder.entryCount,
-                shown: Array(run.history.pictures.values)
-            ) : nil
         do {
             (fetched, fetchSummary, made) = try await withDeadline(deadline) {
-                try await fillImages(
-                    of: planned,
-                    with: connection.images,
-                    writes: writes,
-                    reserving: reserved,
-                    comparing: early
-                )
+                try await fillImages(of: planned, with: connection.images, writes: writes, reserving: reserved)
             }
         } catch {
             // The images' writes under way may still take their files: the rest are removed once those have run (a
@@ -253,7 +239,7 @@ extension Refresher {
         // before the commit: on every way out of this scope, a throw included).
         async let synced: Void = Self.sync(writes, releasing: reserved, in: store)
         let pictures = await identities(of: fetched, made: made)
-        let distinct = distinctPictures(of: fetched, identities: pictures, in: run, early: early)
+        let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
         let full =
             connection.checksPosts
             ? await verifiedFill(distinct, found: found, run: &run, client: connection.client)

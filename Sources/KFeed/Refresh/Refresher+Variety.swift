@@ -63,26 +63,23 @@ extension Refresher {
     /// the same photo (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another
     /// media key); and the entries that may fill the rest as repeats. An entry without an identity (a placeholder,
     /// or the rule off) is kept as it is.
-    /// `early` holds the comparisons made while the pictures were made (``EarlyComparisons``, for `filled`'s
-    /// entries); the rest are made here.
     func distinctPictures(
         of filled: Manifest,
         identities pictures: [String: PictureIdentity],
-        in run: Run,
-        early: EarlyComparisons? = nil
+        in run: Run
     ) -> DistinctPictures {
         let shown = run.history.pictures
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
         let identities = filled.entries.map { $0.placeholder ? nil : pictures[$0.media.key] }
+        let mayBeKept = filled.entries.map { !$0.isRepeat }
         // The unshown entries after the one that fills the timeline when none is dropped (the extra candidates):
         // their comparisons with the earlier pictures are made only if asked for.
-        let order = ComparisonOrder(filled, entryCount: run.builder.entryCount)
+        let filling = mayBeKept.indices.filter { mayBeKept[$0] }.dropFirst(max(run.builder.entryCount - 1, 0)).first
         var same = SamePictures(
             identities,
-            mayBeKept: order.mayBeKept,
+            mayBeKept: mayBeKept,
             shown: Array(shown.values),
-            onDemandFrom: order.onDemandFrom,
-            known: early?.answers()
+            onDemandFrom: filling.map { $0 + 1 } ?? identities.count
         )
         var taken: [Int] = []
         for (index, entry) in filled.entries.enumerated() {
@@ -112,13 +109,13 @@ extension Refresher {
     }
 
     /// Which of a refresh's pictures are the same photo (``PictureIdentity/isSamePicture(as:)``) as which earlier
-    /// one, and as which picture shown within the window: the comparisons ``distinctPictures(of:identities:in:early:)``
-    /// may ask for, taken from those made as the pictures were (``EarlyComparisons``) or made up front on every core
-    /// (each is independent of the others; what the fill keeps depends on them in order, so it reads them
-    /// afterwards), but for those of the pictures from `onDemandFrom` on that `mayBeKept` with the earlier ones,
-    /// made when first asked for (the extra candidates', needed only when a picture before them was dropped, or
-    /// theirs was shown). The same comparisons, in the same direction (the later picture against the earlier or
-    /// shown one), as asking one at a time; a few more: those against earlier pictures that turn out not kept.
+    /// one, and as which picture shown within the window: the comparisons ``distinctPictures(of:identities:in:)``
+    /// may ask for, made up front on every core (each is independent of the others; what the fill keeps depends on
+    /// them in order, so it reads them afterwards), but for those of the pictures from `onDemandFrom` on that
+    /// `mayBeKept` with the earlier ones, made when first asked for (the extra candidates', needed only when a
+    /// picture before them was dropped, or theirs was shown). The same comparisons, in the same direction (the
+    /// later picture against the earlier or shown one), as asking one at a time; a few more: those against earlier
+    /// pictures that turn out not kept.
     struct SamePictures {
         /// `same[index * count + earlier]`, for `earlier < index`, once `compared[index]`.
         private var same: [Bool]
@@ -132,14 +129,11 @@ extension Refresher {
 
         /// Compares `identities` (nil: no picture) with each other (each against the earlier ones that `mayBeKept`;
         /// from `onDemandFrom` on, those that `mayBeKept` only when asked) and, those that `mayBeKept`, with `shown`.
-        /// `known`: comparisons made before (``EarlyComparisons``), taken where they were made with the same
-        /// identities instead of being made again.
         init(
             _ identities: [PictureIdentity?],
             mayBeKept: [Bool],
             shown: [(identity: PictureIdentity, shownAt: Date)],
-            onDemandFrom: Int = .max,
-            known: EarlyComparisons.Answers? = nil
+            onDemandFrom: Int = .max
         ) {
             let count = identities.count
             self.count = count
@@ -148,7 +142,6 @@ extension Refresher {
             var same = [Bool](repeating: false, count: count * count)
             var shownAt = [Date?](repeating: nil, count: count)
             let compared = identities.indices.map { !mayBeKept[$0] || $0 < onDemandFrom }
-            let (madeSame, madeShown) = Self.usable(known, for: identities)
             same.withUnsafeMutableBufferPointer { same in
                 shownAt.withUnsafeMutableBufferPointer { shownAt in
                     let table = Table(same: same, shownAt: shownAt)
@@ -158,34 +151,17 @@ extension Refresher {
                         let index = count - 1 - iteration
                         guard let identity = identities[index] else { return }
                         if compared[index] {
-                            Self.compare(index, identities, mayBeKept, count, made: madeSame, into: table.same)
+                            Self.compare(index, identities, mayBeKept, count, into: table.same)
                         }
                         guard mayBeKept[index] else { return }
                         table.shownAt[index] =
-                            (index < madeShown.count ? madeShown[index] : nil)
-                            ?? shown.filter { identity.isSamePicture(as: $0.identity) }.map(\.shownAt).max()
+                            shown.filter { identity.isSamePicture(as: $0.identity) }.map(\.shownAt).max()
                     }
                 }
             }
             self.same = same
             self.compared = compared
             self.shownAt = shownAt
-        }
-
-        /// The answers of `known` made with the same identities as `identities`' (none when it is for another
-        /// manifest): whether picture `index` is the same as picture `earlier` at `index * count + earlier`, and what
-        /// the comparisons of picture `index` with the shown pictures found at `index`; nil where none was made.
-        static func usable(
-            _ known: EarlyComparisons.Answers?,
-            for identities: [PictureIdentity?]
-        ) -> (same: [Bool?], shownAt: [Date??]) {
-            let count = identities.count
-            guard let known, known.identities.count == count else { return ([], []) }
-            let usable = identities.indices.map { identities[$0] != nil && known.identities[$0] == identities[$0] }
-            return (
-                (0..<count * count).map { usable[$0 / count] && usable[$0 % count] ? known.same[$0] : nil },
-                identities.indices.map { usable[$0] ? known.shownAt[$0] : nil }
-            )
         }
 
         /// Runs `body` for each of `0..<iterations`, taken in order by one thread per core (the caller's and threads
@@ -219,20 +195,16 @@ extension Refresher {
         }
 
         /// Writes row `index` of `same`: picture `index` against each earlier one that `mayBeKept`.
-        /// Answers `made` before (`made[index * count + earlier]`, when made) are taken as they are.
         private static func compare(
             _ index: Int,
             _ identities: [PictureIdentity?],
             _ mayBeKept: [Bool],
             _ count: Int,
-            made: [Bool?] = [],
             into same: UnsafeMutableBufferPointer<Bool>
         ) {
             guard let identity = identities[index] else { return }
             for earlier in 0..<index where mayBeKept[earlier] {
-                guard let other = identities[earlier] else { continue }
-                let slot = index * count + earlier
-                same[slot] = (slot < made.count ? made[slot] : nil) ?? identity.isSamePicture(as: other)
+                if let other = identities[earlier] { same[index * count + earlier] = identity.isSamePicture(as: other) }
             }
         }
 

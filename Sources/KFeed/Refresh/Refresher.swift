@@ -430,19 +430,12 @@ public struct Refresher: Sendable {
         of planned: Manifest,
         with images: ImageFetcher,
         writes: PendingWrites,
-        reserving reserved: ReservedFiles,
-        comparing early: EarlyComparisons? = nil
+        reserving reserved: ReservedFiles
     ) async throws -> (Manifest, Summary, [String: PictureIdentity]) {
         let plan = ImagePlan(for: planned, in: store, identifies: settings.noRepeatWindow > 0)
         let store = self.store
         reserved.make(plan.jobs.map(\.path))
-        // Each picture's comparisons are made on its decode thread as soon as its identity is (`early`).
-        var entries: [String: [Int]] = [:]
-        for (index, path) in plan.imagePaths.enumerated() { if let path { entries[path, default: []].append(index) } }
-        let pictures = entries
-        var identified: (@Sendable (String, PictureIdentity) -> Void)? = nil
-        if let early { identified = { path, identity in early.record(identity, at: pictures[path] ?? []) } }
-        let results = try await images.run(plan.jobs, writes: writes, identified: identified) { path, image in
+        let results = try await images.run(plan.jobs, writes: writes) { path, image in
             try store.store(image, at: path, reserved: reserved.take(path))
         }
         let stored = try plan.point(planned, at: results, in: store)
