@@ -12,15 +12,15 @@
 # event-poster and sheet-music families and the pictures of lxqt-themes, fvwm-crystal and peony-common (all of this
 # was the tuning or an earlier held-out half, whose results have been seen). The held-out half (#7), written on
 # 2026-11-27 at 12:45–13:21 UTC (9180a00, 2ed2bd5) by an engineer who did not tune the rule, before the rule of that
-# session was final; not yet measured: the nutrition-label, crossword, stock-ticker and shelf-label families (their
-# members differ in type, most of it small, or fine detail), a picture-in-picture family and a pasted-subject family
-# (both of real corpus photos) and 22 pictures of Debian packages no earlier half used (gimp-help-en,
-# frozen-bubble-data, pingus-data, inkscape-tutorials), each made a JPEG (vips, quality 95) in HELD (default
-# /tmp/kfeed-heldout7). In each half also four overlapping regions of each photo (regions alike
-# pixel for pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every
-# photo and of four members of every family. Prints per family and per half the distinct pairs called the same and
-# the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the
-# held-out half misses a goal.
+# session was final; measured once, 14:04–14:24 (bench/README.md): the nutrition-label, crossword, stock-ticker and
+# shelf-label families (their members differ in type, most of it small, or fine detail), a picture-in-picture family
+# and a pasted-subject family (both of real corpus photos) and 22 pictures of Debian packages no earlier half used
+# (gimp-help-en, frozen-bubble-data, pingus-data, inkscape-tutorials), each made a JPEG (vips, quality 95) in HELD
+# (default /tmp/kfeed-heldout7). In each half also four overlapping regions of each photo (regions alike pixel for
+# pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and
+# of four members of every family. Prints per family and per half the distinct pairs called the same and the reposts
+# caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the held-out half
+# misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
@@ -120,14 +120,13 @@ PRIOR6_SOURCES=("$lxqt/Butterfly-Kenneth-Wimer.jpg" "$lxqt/Valendas.png" "$lxqt/
   "$lxqt/waves-purple-logo.jpg" "$crystal/fvwm-crystal-bright1-1024x768.jpg"
   "$crystal/fvwm-crystal-dark1-1024x768.jpg" "$crystal/fvwm-crystal-dark2-1024x768.jpg" "$peony/6.png"
   "$peony/9.png" "$peony/15.png" "$peony/17.png")
-# Held out (written 2026-11-27 at 12:45–13:21 by an engineer who did not tune the rule, before that session's rule
-# was final; not yet measured): real pictures of packages no earlier half used — GIMP's English manual (tone-mapping
-# photos, a tree against the sky twice side by side among them, photos of the filters' examples, screenshots of its
-# windows and a dialog in small type, a chart; not its splash,
-# the tuning half's gimp-data splash at a third of the size), Frozen Bubble's screens (drawn game boards, a
-# dimmed pause screen, a panel of key shortcuts in small type), Pingus's menu blackboard, world map, cloud and wood
-# textures and an old guitarist of Inkscape's tutorials — unpacked in HELD (default /tmp/kfeed-heldout7), each named
-# by its folder and file.
+# Held out (written 2026-11-27 at 12:45–13:21 by an engineer who did not tune the rule, before that session's rule was
+# final; measured once, at 14:04): real pictures of packages no earlier half used — GIMP's English manual
+# (tone-mapping photos, a tree against the sky twice side by side among them, photos of the filters' examples,
+# screenshots of its windows and a dialog in small type, a chart; not its splash, the tuning half's gimp-data splash
+# at a third of the size), Frozen Bubble's screens (drawn game boards, a dimmed pause screen, a panel of key shortcuts
+# in small type), Pingus's menu blackboard, world map, cloud and wood textures and an old guitarist of Inkscape's
+# tutorials — unpacked in HELD (default /tmp/kfeed-heldout7), each named by its folder and file.
 HELD=${HELD:-/tmp/kfeed-heldout7}
 gimp=usr/share/gimp/2.0/help/en/images
 bubble=usr/share/games/frozen-bubble/gfx
