@@ -61,7 +61,6 @@ enum RepostBench {
             case "--dump": dump = iterator.next().map { URL(fileURLWithPath: $0) }
             case "--save":
                 save = iterator.next().map { URL(fileURLWithPath: $0, isDirectory: true) }
-                Pair.compares = false
             case "--tuning": half = .tuning
             case "--held-out": half = .heldOut
             default: photos[half, default: []].append(URL(fileURLWithPath: argument))
@@ -110,8 +109,8 @@ enum RepostBench {
                 // `flat` has 48 distinct members, `backdrop` 60 (member n + 60 is member n again).
                 let count = family == .flat ? min(members, 48) : family == .backdrop ? min(members, 60) : members
                 let pictures = try (0..<count).map { try picture(member(family, $0)) }
-                distinct += pairs(pictures, family: family.rawValue, half: half)
-                for seed in 0..<4 {
+                distinct += pairs(pictures, family: family.rawValue, half: half, compares: save == nil)
+                for seed in 0..<min(4, count) {
                     let jpeg = try member(family, seed)
                     for (kind, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
                         let pair = Pair(
@@ -120,7 +119,8 @@ enum RepostBench {
                             family: family.rawValue,
                             kind: kind,
                             source: "member \(seed)",
-                            half: half
+                            half: half,
+                            compares: save == nil
                         )
                         reposts.append(pair)
                     }
@@ -140,19 +140,25 @@ enum RepostBench {
                             family: "photos",
                             kind: kind,
                             source: photo.lastPathComponent,
-                            half: half
+                            half: half,
+                            compares: save == nil
                         )
                     )
                 }
                 regions += try Self.regions(of: jpeg, thumbnailer: thumbnailer).map(picture)
             }
-            distinct += pairs(originals, family: "photos", half: half)
-            distinct += pairs(regions, family: "regions", half: half)
+            distinct += pairs(originals, family: "photos", half: half, compares: save == nil)
+            distinct += pairs(regions, family: "regions", half: half, compares: save == nil)
         }
         if let sample {
             let files = try FileManager.default.contentsOfDirectory(at: sample, includingPropertiesForKeys: nil)
                 .filter { $0.lastPathComponent.hasPrefix("stage-") }.sorted { $0.path < $1.path }
-            distinct += pairs(try files.map { try picture(Data(contentsOf: $0)) }, family: "sample", half: .tuning)
+            distinct += pairs(
+                try files.map { try picture(Data(contentsOf: $0)) },
+                family: "sample",
+                half: .tuning,
+                compares: save == nil
+            )
         }
 
         if let save {
@@ -374,10 +380,17 @@ enum RepostBench {
         var hash: Int
         var detail: Float
         var pHash: Int
-        /// Whether a pair's detail distance is computed as it is made (not when the pairs are only saved).
-        nonisolated(unsafe) static var compares = true
 
-        init(_ first: Picture, _ second: Picture, family: String, kind: String = "", source: String = "", half: Half) {
+        /// `compares`: whether the detail distance is computed as the pair is made (not when pairs are only saved).
+        init(
+            _ first: Picture,
+            _ second: Picture,
+            family: String,
+            kind: String = "",
+            source: String = "",
+            half: Half,
+            compares: Bool
+        ) {
             self.first = first
             self.second = second
             self.family = family
@@ -386,7 +399,7 @@ enum RepostBench {
             self.half = half
             self.hash = first.identity.hash.distance(to: second.identity.hash)
             self.detail =
-                hash <= PictureIdentity.candidateHashDistance && Self.compares
+                hash <= PictureIdentity.candidateHashDistance && compares
                 ? first.identity.detail.distance(to: second.identity.detail) : .infinity
             self.pHash = (first.pHash ^ second.pHash).nonzeroBitCount
         }
@@ -395,10 +408,17 @@ enum RepostBench {
         var isSame: Bool { isCandidate && detail <= DetailSignature.samePictureThreshold }
     }
 
-    private static func pairs(_ pictures: [Picture], family: String, half: Half) -> [Pair] {
+    private static func pairs(_ pictures: [Picture], family: String, half: Half, compares: Bool) -> [Pair] {
         pictures.indices.flatMap { first in
             pictures.indices.filter { $0 > first }.map {
-                Pair(pictures[first], pictures[$0], family: family, kind: "\(first)-\($0)", half: half)
+                Pair(
+                    pictures[first],
+                    pictures[$0],
+                    family: family,
+                    kind: "\(first)-\($0)",
+                    half: half,
+                    compares: compares
+                )
             }
         }
     }
