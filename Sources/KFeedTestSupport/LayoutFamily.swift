@@ -1816,7 +1816,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         "21-sunset.jpg", "22-bridge.jpg",
     ]
 
-    /// The RGB pixels of real photo `name` of the corpus, centre-cropped and resampled to `width`×`height`.
+    /// The RGBX pixels of real photo `name` of the corpus, centre-cropped and resampled to `width`×`height`.
     /// Stops the program with one line saying how to make the corpus when the photo cannot be read.
     private static func photo(_ name: String, width: Int, height: Int) -> [UInt8] {
         let directory = ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus"
@@ -1824,22 +1824,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         guard let jpeg = try? Data(contentsOf: url),
             let rgbx = try? JPEGThumbnailer().pixels(of: jpeg, size: ImageSize(width: width, height: height))
         else {
-            fatalError("The inset family needs the corpus photo \(url.path): make it with bash bench/corpus.sh")
+            fatalError(
+                "The inset and pasted families need the corpus photo \(url.path): make it with bash bench/corpus.sh"
+            )
         }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        for index in 0..<(width * height) {
-            rgb[index * 3] = rgbx[index * 4]
-            rgb[index * 3 + 1] = rgbx[index * 4 + 1]
-            rgb[index * 3 + 2] = rgbx[index * 4 + 2]
-        }
-        return rgb
+        return rgbx
     }
 
     private static func inset(seed: Int, canvas: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
         canvas.paste(
             photo(insetBackdrop, width: width, height: height),
-            channels: 3,
+            channels: 4,
             width: width,
             height: height,
             left: 0,
@@ -1859,7 +1855,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             colour: TestJPEG.Colour(250, 250, 250)
         )
         let inset = photo(insetPhotos[seed % 12], width: w, height: h)
-        canvas.paste(inset, channels: 3, width: w, height: h, left: left, top: top)
+        canvas.paste(inset, channels: 4, width: w, height: h, left: left, top: top)
     }
 
     /// The corpus photos the `pasted` family is made of: one backdrop and eight subjects.
@@ -1873,7 +1869,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let (width, height) = (canvas.width, canvas.height)
         canvas.paste(
             photo(pastedBackdrop, width: width, height: height),
-            channels: 3,
+            channels: 4,
             width: width,
             height: height,
             left: 0,
@@ -1890,7 +1886,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             for column in 0..<side {
                 let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
                 guard dx * dx + dy * dy <= radius * radius else { continue }
-                let source = (row * side + column) * 3
+                let source = (row * side + column) * 4
                 canvas.set(
                     centreX - side / 2 + column,
                     centreY - side / 2 + row,
