@@ -145,68 +145,64 @@ command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
 # line), unpacks them in DIR/root and makes each source a JPEG (sRGB, flattened on white, quality 95) named by
-# NAMING: "file" (its file name) or "folder" (its folder's name, a dash, its file name).
+# NAMING: "file" (its file name) or "folder" (its folder's name, a dash, its file name). Sets `made` to the JPEGs'
+# paths in the sources' order, whether this run or an earlier one made them.
 unpack() {
-  local dir=$1 naming=$2 pinned source name
+  local dir=$1 naming=$2 pinned source name pins=() index=0
   shift 2
+  while [ "$1" != -- ]; do pins+=("$1"); shift; done
+  shift
+  made=()
+  for source in "$@"; do
+    name=$(basename "${source%.*}")
+    [ "$naming" = folder ] && name="$(basename "$(dirname "$source")")-$name"
+    made+=("$dir/$name.jpg")
+  done
   [ -f "$dir/.made" ] && return
   mkdir -p "$dir/debs" "$dir/root"
-  while [ "$1" != -- ]; do
-    pinned=$1
-    shift
+  for pinned in "${pins[@]}"; do
     (cd "$dir/debs" && { ls "${pinned%%=*}"_*.deb >/dev/null 2>&1 || apt-get download "$pinned" >/dev/null 2>&1 || {
       echo "reposts.sh: ${pinned%%=*} ${pinned#*=} is no longer on the mirror; using its current version" \
         "$(apt-cache policy "${pinned%%=*}" | awk '/Candidate:/ { print $2 }')" >&2
       apt-get download "${pinned%%=*}" >/dev/null 2>&1
     }; })
   done
-  shift
   for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir/root"; done
   for source in "$@"; do
-    name=$(basename "${source%.*}")
-    [ "$naming" = folder ] && name="$(basename "$(dirname "$source")")-$name"
-    vips colourspace "$dir/root/$source" "$dir/$name.v" srgb
-    if [ "$(vipsheader -f bands "$dir/$name.v")" = 4 ]; then
-      vips flatten "$dir/$name.v" "$dir/$name.f.v" --background "255 255 255"
-    else mv "$dir/$name.v" "$dir/$name.f.v"; fi
-    vips jpegsave "$dir/$name.f.v" "$dir/$name.jpg" --Q 95
-    rm -f "$dir/$name.v" "$dir/$name.f.v"
+    name=${made[index]%.jpg}
+    index=$((index + 1))
+    vips colourspace "$dir/root/$source" "$name.v" srgb
+    if [ "$(vipsheader -f bands "$name.v")" = 4 ]; then
+      vips flatten "$name.v" "$name.f.v" --background "255 255 255"
+    else mv "$name.v" "$name.f.v"; fi
+    vips jpegsave "$name.f.v" "$name.jpg" --Q 95
+    rm -f "$name.v" "$name.f.v"
   done
   touch "$dir/.made"
 }
 unpack "$PRIOR" file python3-skimage=0.19.3-8 opencv-doc=4.6.0+dfsg-12 gnome-backgrounds=43.1-1 -- \
   "${PRIOR_SOURCES[@]}"
+prior=("${made[@]}")
 unpack "$PRIOR3" folder xfdesktop4-data=4.18.1-1 sway-backgrounds=1.7-6 desktop-base=12.0.6+nmu1~deb12u1 \
   imagemagick-6-doc=8:6.9.11.60+dfsg-1.6+deb12u15 -- "${PRIOR3_SOURCES[@]}"
+prior+=("${made[@]}")
 unpack "$PRIOR4" folder python3-sklearn=1.2.1+dfsg-1 python-matplotlib-data=3.6.3-1 eterm=0.9.6-7 \
   lomiri-wallpapers=20.04.0-2 gimp-data=2.10.34-1+deb12u10 -- "${PRIOR4_SOURCES[@]}"
+prior+=("${made[@]}")
 unpack "$PRIOR5" folder xplanet-images=1.3.1-3 fluxbox=1.3.5-2.1 tuxpaint-data=1:0.9.28-sdl2-1 \
   cheese-common=43.0-1 -- "${PRIOR5_SOURCES[@]}"
+prior+=("${made[@]}")
 unpack "$PRIOR6" folder lxqt-themes=1.2.0-1 fvwm-crystal=3.4.1+dfsg-3 peony-common=3.2.4-2 -- "${PRIOR6_SOURCES[@]}"
+prior+=("${made[@]}")
 unpack "$HELD" folder gimp-help-en=2.10.34-2 frozen-bubble-data=2.212-11 pingus-data=0.7.6-5.1 \
   inkscape-tutorials=1.2.2-2+deb12u1 -- "${HELD_SOURCES[@]}"
-held=()
-for source in "${HELD_SOURCES[@]}"; do
-  held+=("$HELD/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
+held=("${made[@]}")
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
 for name in "${TUNING_WALLPAPERS[@]}"; do tuning+=("/usr/share/backgrounds/$name"); done
 tuning+=("${TUNING_PATHS[@]}")
-for source in "${PRIOR_SOURCES[@]}"; do tuning+=("$PRIOR/$(basename "${source%.*}").jpg"); done
-for source in "${PRIOR3_SOURCES[@]}"; do
-  tuning+=("$PRIOR3/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
-for source in "${PRIOR4_SOURCES[@]}"; do
-  tuning+=("$PRIOR4/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
-for source in "${PRIOR5_SOURCES[@]}"; do
-  tuning+=("$PRIOR5/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
-for source in "${PRIOR6_SOURCES[@]}"; do
-  tuning+=("$PRIOR6/$(basename "$(dirname "$source")")-$(basename "${source%.*}").jpg")
-done
+tuning+=("${prior[@]}")
 
 scratch="${KFEED_BENCH_SCRATCH:-.build}"
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kfeed-bench >&2)
