@@ -228,10 +228,8 @@ extension Refresher {
                 try await fillImages(of: planned, with: connection.images, writes: writes, reserving: reserved)
             }
         } catch {
-            // The images' writes under way may still take their files: the rest are removed once those have run (a
-            // server refreshing in process keeps no open file and no temp file of a refresh that gave up).
-            try? await writes.wait()
-            try? await FileWriters.run { reserved.releaseUnused() }
+            // A server refreshing in process keeps no open file and no temp file of a refresh that gave up.
+            try? await Self.settle(writes, releasing: reserved)
             throw error
         }
         // The last images' writes end, and the new names in images/ and avatars/ are made durable, on threads of
@@ -257,14 +255,18 @@ extension Refresher {
         return .timeline(withinBudget(rendered, found: found, run: run), summary, identities: distinct.identities)
     }
 
-    /// Waits for `writes`, removes the temp files `reserved` made that no image took, then makes the renames in
-    /// `store`'s subdirectories durable, the three side by side.
-    static func sync(_ writes: PendingWrites, releasing reserved: ReservedFiles, in store: CacheStore) async throws {
-        // The writes' first error is thrown once every write has run (and taken its file) and the rest are removed.
+    /// Waits for `writes`, then removes the temp files `reserved` made that no image took: the writes under way may
+    /// still take theirs. The writes' first error is thrown once the rest are removed.
+    static func settle(_ writes: PendingWrites, releasing reserved: ReservedFiles) async throws {
         var failure: (any Error)?
         do { try await writes.wait() } catch { failure = error }
         try await FileWriters.run { reserved.releaseUnused() }
         if let failure { throw failure }
+    }
+
+    /// ``settle(_:releasing:)``, then makes the renames in `store`'s subdirectories durable, the three side by side.
+    static func sync(_ writes: PendingWrites, releasing reserved: ReservedFiles, in store: CacheStore) async throws {
+        try await settle(writes, releasing: reserved)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for name in CacheStore.subdirectories {
                 group.addTask { try await FileWriters.run { try store.syncSubdirectory(name) } }
