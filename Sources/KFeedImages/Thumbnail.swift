@@ -41,15 +41,9 @@ package struct Thumbnail: Sendable {
         return PictureIdentity.of(half: half.pixels, width: half.width, height: half.height)
     }
 
-    /// The mean of each 4×4 block of the pixels, `ceil(width / 4)` × `ceil(height / 4)`, as a JPEG decoder's 1/4 scale
-    /// gives them: a partial block at the right or bottom edge is padded by repeating its last column or row, as the
-    /// encoder pads it.
-    func blockMeans() -> (pixels: [UInt8], width: Int, height: Int) {
-        Self.blockMeans(pixels, width: size.width, height: size.height, block: 4)
-    }
-
-    /// The mean of each `block`×`block` block of RGBX `pixels` (`width`×`height`, rows packed), as
-    /// ``blockMeans()`` takes them.
+    /// The mean of each `block`×`block` block of RGBX `pixels` (`width`×`height`, rows packed),
+    /// `ceil(width / block)` × `ceil(height / block)`, as a JPEG decoder's 1/`block` scale gives them: a partial block
+    /// at the right or bottom edge is padded by repeating its last column or row, as the encoder pads it.
     static func blockMeans(
         _ pixels: [UInt8],
         width: Int,
@@ -58,6 +52,7 @@ package struct Thumbnail: Sendable {
     ) -> (pixels: [UInt8], width: Int, height: Int) {
         let blocksWide = (width + block - 1) / block
         let blocksHigh = (height + block - 1) / block
+        let count = UInt32(block * block)
         var means = [UInt8](repeating: 0, count: blocksWide * blocksHigh * 4)
         // A block row's sums, a pixel's four channels at once (the fourth unused); the columns of the padded edge
         // repeat the last one. Offsets stay within the pixels by construction: wrapping arithmetic, no checks.
@@ -70,17 +65,18 @@ package struct Thumbnail: Sendable {
                     sums.initialize(repeating: .zero, count: blocksWide)
                     for step in 0..<block {
                         let row = base + min(blockY &* block &+ step, height &- 1) &* width &* 4
-                        for x in 0..<blocksWide &* block {
-                            let pixel = row.loadUnaligned(
-                                fromByteOffset: min(x, width &- 1) &* 4,
-                                as: SIMD4<UInt8>.self
-                            )
-                            sums[x / block] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
+                        for blockX in 0..<blocksWide {
+                            for x in blockX &* block..<blockX &* block &+ block {
+                                let pixel = row.loadUnaligned(
+                                    fromByteOffset: min(x, width &- 1) &* 4,
+                                    as: SIMD4<UInt8>.self
+                                )
+                                sums[blockX] &+= SIMD4<UInt32>(truncatingIfNeeded: pixel)
+                            }
                         }
                     }
                     for blockX in 0..<blocksWide {
                         let at = (blockY &* blocksWide &+ blockX) &* 4
-                        let count = UInt32(block &* block)
                         let mean = (sums[blockX] &+ SIMD4(repeating: count / 2)) / SIMD4(repeating: count)
                         means[at] = UInt8(truncatingIfNeeded: mean[0])
                         means[at &+ 1] = UInt8(truncatingIfNeeded: mean[1])

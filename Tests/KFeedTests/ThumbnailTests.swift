@@ -69,7 +69,7 @@ struct ThumbnailTests {
         let (width, height) = (10, 9)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height { pixels[(y * width + 9) * 4] = 200 }
-        let means = Thumbnail(jpeg: Data(), pixels: pixels, size: ImageSize(width: width, height: height)).blockMeans()
+        let means = Thumbnail.blockMeans(pixels, width: width, height: height, block: 4)
         #expect(means.width == 3 && means.height == 3)
         #expect(means.pixels[0] == 0 && means.pixels[4] == 0)
         #expect(means.pixels[8] == 150)  // (3 × 200) / 4
