@@ -226,9 +226,9 @@ public enum FuzzTargets {
         }
     }
 
-    /// A cache file, read as `timeline.json`, `state.json` and `history.json`, each written again; a timeline also
-    /// rendered as the preview page; a history's pictures (hashes and detail signatures) compared with each other as
-    /// the repost check does.
+    /// A cache file, read as `timeline.json`, `state.json`, `history.json` and `history-cells.bin`, each written
+    /// again; a timeline also rendered as the preview page; a history's pictures (hashes and detail signatures)
+    /// compared with each other as the repost check does.
     public static func cacheFiles(_ data: Data) {
         let now = Date(timeIntervalSince1970: 1_795_338_000)
         if let manifest = try? Manifest.decode(data) {
@@ -247,6 +247,8 @@ public enum FuzzTargets {
                 for second in pictures { _ = first.identity.isSamePicture(as: second.identity) }
             }
         }
+        let cells = HistoryCells.decode(data)
+        _ = HistoryCells.encode(cells.map { ($0.key, $0.value) })
     }
 
     // MARK: - Configuration

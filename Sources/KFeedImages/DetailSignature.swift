@@ -110,15 +110,16 @@ package struct DetailSignature: Sendable, Hashable {
     /// The fine cells as base64 (how `history.json` stores them, beside ``base64``), nil without them.
     package var fineBase64: String? { fine.map { Data($0).base64EncodedString() } }
 
-    /// Reads ``base64`` and, when given, ``fineBase64`` (nil when either is malformed).
-    package init?(base64: String, fine: String? = nil) {
+    /// Reads ``base64`` and, when given, ``fineBase64`` (nil when either is malformed) and ``finer`` cells (nil when
+    /// not ``finerSide``² bytes; kept only with fine cells).
+    package init?(base64: String, fine: String? = nil, finer: [UInt8]? = nil) {
         guard let data = Data(base64Encoded: base64) else { return nil }
         var fineBytes: [UInt8]?
         if let fine {
             guard let data = Data(base64Encoded: fine) else { return nil }
             fineBytes = [UInt8](data)
         }
-        self.init(bytes: [UInt8](data), fine: fineBytes)
+        self.init(bytes: [UInt8](data), fine: fineBytes, finer: finer)
     }
 
     package static func == (lhs: DetailSignature, rhs: DetailSignature) -> Bool {

@@ -6,15 +6,15 @@ import KFeedTestSupport
 
 /// `kfeed-bench history [--shown N] [--new N] [--photos DIR] [--runs N]`: what a week of history costs a refresh's
 /// repost check. `--shown` pictures (default 170, a week of 24 entries a day) make the history, as `history.json`
-/// keeps them (hash and base64 detail signature); `--new` pictures (default 28, a refresh's entries and spares) are
+/// and `history-cells.bin` keep them (hash, base64 detail signature and fine cells, finer cells); `--new` pictures (default 28, a refresh's entries and spares) are
 /// then checked against it as the variety step does: each new picture against every picture shown in the window
 /// and against the new ones kept before it, by ``PictureIdentity/isSamePicture(as:)``. The pictures are `small`
 /// widget thumbnails of the corpus photos in `--photos` and of every ``LayoutFamily`` (look-alikes: many hash
 /// candidates, the costly case), new ones of seeds no shown one has. Prints the comparisons, the hash candidates,
 /// and the CPU time of the step (history decoded from its stored form, then the comparisons), median of `--runs`.
-/// Then what `history.json` itself costs a refresh, which reads and rewrites it whole: its size, and the CPU time to
-/// decode it, to make its pictures' identities and to encode it again, with a week's records and with
-/// ``History/maxRecords``.
+/// Then what `history.json` and `history-cells.bin` cost a refresh, which reads and rewrites them whole: their sizes,
+/// and the CPU time to decode them, to make their pictures' identities and to encode them again, with a week's
+/// records and with ``History/maxRecords``.
 enum HistoryBench {
     static func run(_ arguments: [String]) throws {
         var shownCount = 170
@@ -59,8 +59,10 @@ enum HistoryBench {
             index += 1
         }
         let new = try (0..<newCount).map { try member($0, seedBase: 1_000) }
-        // As `history.json` stores them.
-        let stored = shown.map { (hash: $0.hash.description, detail: $0.detail.base64, fine: $0.detail.fineBase64) }
+        // As `history.json` and `history-cells.bin` store them.
+        let stored = shown.map {
+            (hash: $0.hash.description, detail: $0.detail.base64, fine: $0.detail.fineBase64, finer: $0.detail.finer)
+        }
 
         var milliseconds: [Double] = []
         var comparisons = 0
@@ -70,8 +72,9 @@ enum HistoryBench {
             same = 0
             let start = threadCPUMilliseconds()
             do {
-                let history = stored.compactMap { hash, detail, fine -> PictureIdentity? in
-                    guard let hash = PerceptualHash(hash), let detail = DetailSignature(base64: detail, fine: fine)
+                let history = stored.compactMap { hash, detail, fine, finer -> PictureIdentity? in
+                    guard let hash = PerceptualHash(hash),
+                        let detail = DetailSignature(base64: detail, fine: fine, finer: finer)
                     else {
                         return nil
                     }
@@ -99,11 +102,11 @@ enum HistoryBench {
             if !others.contains(where: picture.isSamePicture) { taken.append(picture) }
         }
         milliseconds.sort()
-        // With a week's records and with the most kept; the latter also without the fine cells (as schema 2 kept
-        // them), to show what they cost.
+        // With a week's records and with the most kept; the latter also without the fine and finer cells (as schema
+        // 2 kept them), to show what they cost.
         var files = try [shown.count, History.maxRecords].map { try fileCost(of: stored, records: $0, runs: runs) }
         files.append(
-            try fileCost(of: stored.map { ($0.hash, $0.detail, nil) }, records: History.maxRecords, runs: runs)
+            try fileCost(of: stored.map { ($0.hash, $0.detail, nil, nil) }, records: History.maxRecords, runs: runs)
         )
         print("==================== kfeed repost check against a week of history ====================")
         print("history: \(shown.count) pictures shown; checked: \(new.count) new pictures")
@@ -119,10 +122,12 @@ enum HistoryBench {
             )
         )
         for file in files {
-            let what = "history.json, \(file.records) records\(file.fine ? "" : " without fine cells")"
+            let what = "history, \(file.records) records\(file.fine ? "" : " without fine and finer cells")"
             let cost = String(
-                format: "%.0f KiB; decode %.1f ms, identities %.1f ms, encode %.1f ms of CPU",
+                format: "history.json %.0f KiB + history-cells.bin %.0f KiB; decode %.1f ms, identities %.1f ms, "
+                    + "encode %.1f ms of CPU",
                 Double(file.bytes) / 1024,
+                Double(file.cellBytes) / 1024,
                 file.decode,
                 file.identities,
                 file.encode
@@ -132,14 +137,16 @@ enum HistoryBench {
         print("=======================================================================================")
     }
 
-    /// `history.json` with `records` records (the stored pictures in turn) as a refresh reads and writes it: its
-    /// size, and the median CPU milliseconds of `runs` to decode it, to make its pictures' identities
-    /// (``History/pictures``) and to encode it.
+    /// `history.json` and `history-cells.bin` with `records` records (the stored pictures in turn) as a refresh reads
+    /// and writes them: their sizes, and the median CPU milliseconds of `runs` to decode them, to make their pictures'
+    /// identities (``History/pictures``) and to encode them.
     static func fileCost(
-        of stored: [(hash: String, detail: String, fine: String?)],
+        of stored: [(hash: String, detail: String, fine: String?, finer: [UInt8]?)],
         records count: Int,
         runs: Int
-    ) throws -> (records: Int, fine: Bool, bytes: Int, decode: Double, identities: Double, encode: Double) {
+    ) throws -> (
+        records: Int, fine: Bool, bytes: Int, cellBytes: Int, decode: Double, identities: Double, encode: Double
+    ) {
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         let records: [[String: Any]] = (0..<count).map { index in
             let picture = stored[index % stored.count]
@@ -152,14 +159,18 @@ enum HistoryBench {
             return record
         }
         let seed = try JSONSerialization.data(withJSONObject: ["schema": 3, "records": records])
-        // As the cache stores it: written by the cache's encoder.
-        let data = try InstantFormat.jsonEncoder().encode(
-            InstantFormat.jsonDecoder().decode(History.self, from: seed)
-        )
+        // As the cache stores it: written by the cache's encoders.
+        var written = try InstantFormat.jsonDecoder().decode(History.self, from: seed)
+        for index in 0..<count {
+            if let finer = stored[index % stored.count].finer { written.finer["3_\(index)"] = finer }
+        }
+        let data = try InstantFormat.jsonEncoder().encode(written)
+        let cells = HistoryCells.encode(written.recordedFiner)
         var (decode, identities, encode): ([Double], [Double], [Double]) = ([], [], [])
         for _ in 0..<runs {
             var begin = threadCPUMilliseconds()
-            let history = try InstantFormat.jsonDecoder().decode(History.self, from: data)
+            var history = try InstantFormat.jsonDecoder().decode(History.self, from: data)
+            history.finer = HistoryCells.decode(cells)
             decode.append(threadCPUMilliseconds() - begin)
             begin = threadCPUMilliseconds()
             let pictures = history.pictures
@@ -167,9 +178,13 @@ enum HistoryBench {
             guard pictures.count == count else { throw ImageBench.BenchError("\(pictures.count) of \(count) pictures") }
             begin = threadCPUMilliseconds()
             _ = try InstantFormat.jsonEncoder().encode(history)
+            _ = HistoryCells.encode(history.recordedFiner)
             encode.append(threadCPUMilliseconds() - begin)
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        return (count, stored.first?.fine != nil, data.count, median(decode), median(identities), median(encode))
+        return (
+            count, stored.first?.fine != nil, data.count, cells.count, median(decode), median(identities),
+            median(encode)
+        )
     }
 }

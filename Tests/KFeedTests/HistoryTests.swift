@@ -137,11 +137,45 @@ struct HistoryTests {
             from: InstantFormat.jsonEncoder().encode(current)
         )
         #expect(loaded.schema == 3)
-        // The finer cells are kept in memory only.
+        // The finer cells are kept beside the file (history-cells.bin), not in it.
         #expect(
             loaded.pictures["3_1859170000000100101"]?.identity
                 == PictureIdentity(hash: identity.hash, detail: try #require(identity.detail.with(finer: nil)))
         )
+    }
+
+    @Test func recordedPicturesKeepTheirFinerCellsOnceEachInTheRecordsOrder() throws {
+        let identities = try [50, 52].map { seed in
+            let jpeg = try TestJPEG.jpeg(
+                LayoutFamily.receipt.picture(seed: seed, width: 544, height: 680),
+                width: 544,
+                height: 680
+            )
+            return try #require(PictureIdentity.of(jpeg: try JPEGThumbnailer().thumbnail(of: jpeg, size: .small)))
+        }
+        var manifest = Self.manifest(generatedAt: Self.t0)
+        var results = SearchResults()
+        try results.append(responseBody: try Fixture.data("recent-search.kpop.json"))
+        let builder = TimelineBuilder(entryCount: 3)
+        manifest = builder.manifest(
+            for: builder.selection(from: results.feedItems, isExhausted: true),
+            query: .default,
+            size: .small,
+            now: Self.t0
+        )
+        let keys = manifest.entries.map(\.media.key)
+        var history = History()
+        // The third entry has no identity (as a placeholder): no cells.
+        history.record(manifest, identities: [keys[0]: identities[0], keys[1]: identities[1]])
+        history.record(manifest, identities: [keys[0]: identities[0], keys[1]: identities[1]])
+        #expect(history.records.count == 6)
+        #expect(history.recordedFiner.map(\.key) == [keys[0], keys[1]])
+        #expect(history.recordedFiner.map(\.cells) == identities.map { $0.detail.finer })
+        // Read back, the pictures are the identities a refresh made, finer cells included: still two pictures.
+        let pictures = history.pictures
+        #expect(pictures[keys[0]]?.identity == identities[0])
+        #expect(pictures[keys[1]]?.identity == identities[1])
+        #expect(pictures[keys[0]]?.identity.isSamePicture(as: identities[1]) == false)
     }
 
     @Test func historyIsBounded() throws {

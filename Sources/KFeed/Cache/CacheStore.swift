@@ -11,6 +11,7 @@ import Logging
 /// DIR/timeline.json                    the manifest, replaced atomically, always last
 /// DIR/state.json                       refresh state (retry_after, last_error, rate limit)
 /// DIR/history.json                     what was shown, for the no-repeat window
+/// DIR/history-cells.bin                the finer cells of its pictures
 /// DIR/candidates.json                  earlier search pages that still hold posts not shown
 /// DIR/checks.json                      when each post shown was last known to exist; posts gone
 /// DIR/images/<key>-WxH.jpg             post images
@@ -43,6 +44,8 @@ public struct CacheStore: Sendable {
     public static let stateName = "state.json"
     /// The history's name.
     package static let historyName = "history.json"
+    /// The name of the history's finer cells (``HistoryCells``).
+    package static let historyCellsName = "history-cells.bin"
     /// The earlier search pages' name.
     package static let candidatesName = "candidates.json"
     /// The post checks' name.
@@ -147,9 +150,18 @@ public struct CacheStore: Sendable {
         files.read(Self.stateName).flatMap { try? InstantFormat.jsonDecoder().decode(RefreshState.self, from: $0) }
     }
 
-    /// What the feed has shown; nil when there is no readable history.
+    /// What the feed has shown, with its pictures' finer cells where `history-cells.bin` has them; nil when there is
+    /// no readable history.
     package func history() -> History? {
-        files.read(Self.historyName).flatMap { try? InstantFormat.jsonDecoder().decode(History.self, from: $0) }
+        guard
+            var history = files.read(Self.historyName).flatMap({
+                try? InstantFormat.jsonDecoder().decode(History.self, from: $0)
+            })
+        else { return nil }
+        if let cells = files.read(Self.historyCellsName, limit: HistoryCells.sizeLimit) {
+            history.finer = HistoryCells.decode(cells)
+        }
+        return history
     }
 
     /// When each post was last known to exist, and the posts gone; nil when there is no readable file.
@@ -255,9 +267,16 @@ public struct CacheStore: Sendable {
         files.discard(staged)
     }
 
-    /// Replaces `history.json` atomically; written just before the manifest it describes. With `syncDirectory`
-    /// false, the new name is durable only after ``syncDirectory()``.
+    /// Replaces `history-cells.bin`, then `history.json`, each atomically; written just before the manifest they
+    /// describe. With `syncDirectory` false, the new names are durable only after ``syncDirectory()``. A run that
+    /// ends between the two leaves cells of pictures the old `history.json` does not record, or records without
+    /// cells (compared without the finer test), never another picture's cells: a media key names one picture.
     func write(_ history: History, syncDirectory: Bool = true) throws {
+        try files.write(
+            HistoryCells.encode(history.recordedFiner),
+            to: Self.historyCellsName,
+            syncDirectory: syncDirectory
+        )
         try files.write(
             try InstantFormat.jsonEncoder().encode(history),
             to: Self.historyName,

@@ -50,6 +50,14 @@ package struct History: Codable, Sendable, Hashable {
     package var schema = 3
     /// The records, oldest first.
     package var records: [Record] = []
+    /// The finer cells (``DetailSignature/finer``) of the records' pictures, by media key: kept beside the file, in
+    /// `history-cells.bin` (``HistoryCells``), not in it. A picture without them (its thumbnail under 128 pixels a
+    /// side, or recorded before kfeed kept them) is compared without the finer test.
+    package var finer: [String: [UInt8]] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case schema, records
+    }
 
     /// The most records kept (100 entries a day for a week, with room to spare).
     package static let maxRecords = 2_000
@@ -85,7 +93,9 @@ package struct History: Codable, Sendable, Hashable {
         var pictures: [String: (identity: PictureIdentity, shownAt: Date)] = [:]
         for record in records {
             guard let hash = record.hash.flatMap(PerceptualHash.init),
-                let detail = record.detail.flatMap({ DetailSignature(base64: $0, fine: record.fine) })
+                let detail = record.detail.flatMap({
+                    DetailSignature(base64: $0, fine: record.fine, finer: finer[record.mediaKey])
+                })
             else { continue }
             pictures[record.mediaKey] = (PictureIdentity(hash: hash, detail: detail), record.shownAt)
         }
@@ -99,11 +109,22 @@ package struct History: Codable, Sendable, Hashable {
         }
     }
 
-    /// Adds a record for every entry of `manifest`, with the identities of their thumbnails by media key, keeping at
-    /// most ``maxRecords``.
+    /// The finer cells of the records' pictures in the records' order, each media key once: what
+    /// `history-cells.bin` keeps.
+    package var recordedFiner: [(key: String, cells: [UInt8])] {
+        var seen: Set<String> = []
+        return records.compactMap { record in
+            guard let cells = finer[record.mediaKey], seen.insert(record.mediaKey).inserted else { return nil }
+            return (record.mediaKey, cells)
+        }
+    }
+
+    /// Adds a record for every entry of `manifest`, with the identities of their thumbnails by media key (and their
+    /// finer cells), keeping at most ``maxRecords``.
     package mutating func record(_ manifest: Manifest, identities: [String: PictureIdentity]) {
         for entry in manifest.entries {
             let identity = entry.placeholder ? nil : identities[entry.media.key]
+            if let cells = identity?.detail.finer { finer[entry.media.key] = cells }
             records.append(
                 Record(
                     postID: entry.tweetID,
