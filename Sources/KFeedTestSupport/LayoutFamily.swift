@@ -131,6 +131,29 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// backdrop and a disc of about 4 % of the frame cut from another corpus photo: member n shows the (n mod 8)th of
     /// eight photos at the (n / 8)th of nine places (a 3×3 grid inside the square a `small` widget crops to).
     case pasted
+    /// One product photographed in different colours: the corpus's real photo of a fig on a glazed bowl
+    /// (`09-picture0b.jpg`) with the bowl's orange-red glaze (the pixels near its hue and saturated, blended in over a
+    /// soft edge) given another colour: member n has the (n mod 12)th of twelve hues 30° apart and the (n / 12)th of
+    /// six finishes (saturation and brightness pairs); the fig (an ellipse around it left as it is: its flesh shares the
+    /// glaze's hue), the ground and the shadow are the photo's.
+    case colourway
+    /// A burst of one real scene where a subject moved: the corpus's mountain photo (`19-picosdeeuropa.jpg`) as the
+    /// scene and one real subject, a disc of about 2 % of the frame showing the corpus's cups (`12-colorfulcups.jpg`),
+    /// a ball in flight: member n has it at the nth of 72 places on a 12 × 6 grid inside the widget's square, 6.9 %
+    /// of the width apart across (less than half its diameter) and 14.4 % down.
+    case burst
+    /// A dark, low-contrast real scene lit by a torch: the corpus's pier by the water (`11-bythewater.jpg`) at a tenth
+    /// of its brightness, and a soft round patch of light (a radius of 10 % of the width) showing it at full
+    /// brightness: member n lights the nth of 72 places on a 12 × 6 grid inside the widget's square.
+    case torch
+    /// A tile puzzle of one real photo, the corpus's mountain stream (`18-life-base.jpg`) cut into 4 × 4 tiles with
+    /// dark gaps inside a wooden frame that fills the widget's square: member n has two tiles swapped, the (7n mod
+    /// 120)th of the 120 pairs of tiles (so two members differ in two to four tiles).
+    case puzzle
+    /// Side-by-side comparison posts of two real photos: two corpus photos, each 45 % × 80 % of the widget's square,
+    /// on white: member n shows the (5n mod 78)th of the 78 pairs of thirteen corpus photos (01–08, 10, 13, 15, 20,
+    /// 21), the one earlier in that list on the left.
+    case diptych
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -311,6 +334,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.inset(seed: seed, canvas: &canvas)
         case .pasted:
             Self.pasted(seed: seed, canvas: &canvas)
+        case .colourway:
+            Self.colourway(seed: seed, canvas: &canvas)
+        case .burst:
+            Self.burst(seed: seed, canvas: &canvas)
+        case .torch:
+            Self.torch(seed: seed, canvas: &canvas)
+        case .puzzle:
+            Self.puzzle(seed: seed, canvas: &canvas)
+        case .diptych:
+            Self.diptych(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -1825,7 +1858,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             let rgbx = try? JPEGThumbnailer().pixels(of: jpeg, size: ImageSize(width: width, height: height))
         else {
             fatalError(
-                "The inset and pasted families need the corpus photo \(url.path): make it with bash bench/corpus.sh"
+                "The families made of real photos need the corpus photo \(url.path): make it with bash bench/corpus.sh"
             )
         }
         return rgbx
@@ -1893,6 +1926,188 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                     TestJPEG.Colour(subject[source], subject[source + 1], subject[source + 2])
                 )
             }
+        }
+    }
+
+    /// The side of the square a `small` widget crops to (the centred square), its left column and its top row.
+    private static func widgetSquare(_ canvas: Canvas) -> (side: Int, left: Int, top: Int) {
+        let side = min(canvas.width, canvas.height)
+        return (side, (canvas.width - side) / 2, (canvas.height - side) / 2)
+    }
+
+    private static func colourway(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let pixels = photo("09-picture0b.jpg", width: width, height: height)
+        // The glaze's hue in the photo (degrees) and the member's colour.
+        let glaze = 10.0
+        let hue = Double(seed % 12) * 30
+        let finishes: [(saturation: Double, value: Double)] = [
+            (1, 1), (0.5, 1.1), (1, 0.5), (0.7, 0.9), (1, 0.75), (0.6, 0.6),
+        ]
+        let finish = finishes[seed / 12 % 6]
+        for index in 0..<(width * height) {
+            let source = index * 4
+            // The fig's flesh shares the glaze's hue: an ellipse around the fig is left as it is.
+            let (fx, fy) = (
+                (Double(index % width) / Double(width) - 0.658) / 0.21,
+                (Double(index / width) / Double(height) - 0.551) / 0.198
+            )
+            let outsideTheFig = min(1, max(0, (fx * fx + fy * fy - 1) / 0.1))
+            let (r, g, b) = (Double(pixels[source]), Double(pixels[source + 1]), Double(pixels[source + 2]))
+            let most = max(r, g, b)
+            let least = min(r, g, b)
+            var colour = TestJPEG.Colour(pixels[source], pixels[source + 1], pixels[source + 2])
+            let saturation = most > 0 ? (most - least) / most : 0
+            if most > least {
+                let span = most - least
+                let sextant =
+                    most == r ? (g - b) / span : most == g ? 2 + (b - r) / span : 4 + (r - g) / span
+                let own = (sextant * 60 + 360).truncatingRemainder(dividingBy: 360)
+                var away = abs(own - glaze)
+                away = min(away, 360 - away)
+                // Full weight within 22° of the glaze's hue, above 0.5 saturation and brightness 90, none past 34°,
+                // below 0.3 or below 50.
+                let weight =
+                    min(1, max(0, (34 - away) / 12)) * min(1, max(0, (saturation - 0.3) / 0.2))
+                    * min(1, max(0, (most - 50) / 40)) * outsideTheFig
+                if weight > 0 {
+                    let recoloured = hsv(
+                        hue: hue + own - glaze,
+                        saturation: min(1, saturation * finish.saturation),
+                        value: min(1, most / 255 * finish.value)
+                    )
+                    func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+                        UInt8((Double(a) * (1 - weight) + Double(b) * weight).rounded())
+                    }
+                    colour = TestJPEG.Colour(
+                        mix(colour.red, recoloured.red),
+                        mix(colour.green, recoloured.green),
+                        mix(colour.blue, recoloured.blue)
+                    )
+                }
+            }
+            canvas.set(index % width, index / width, colour)
+        }
+    }
+
+    private static func burst(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photo("19-picosdeeuropa.jpg", width: width, height: height),
+            channels: 4,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        let (side, left, top) = widgetSquare(canvas)
+        let diameter = side * 16 / 100
+        let place = seed % 72
+        let centreX = Double(left) + Double(side) * (0.12 + 0.76 * Double(place % 12) / 11)
+        let centreY = Double(top) + Double(side) * (0.14 + 0.72 * Double(place / 12) / 5)
+        let ball = photo("12-colorfulcups.jpg", width: diameter, height: diameter)
+        let radius = Double(diameter) / 2
+        for row in 0..<diameter {
+            for column in 0..<diameter {
+                let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let source = (row * diameter + column) * 4
+                canvas.set(
+                    Int(centreX - radius) + column,
+                    Int(centreY - radius) + row,
+                    TestJPEG.Colour(ball[source], ball[source + 1], ball[source + 2])
+                )
+            }
+        }
+    }
+
+    private static func torch(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let scene = photo("11-bythewater.jpg", width: width, height: height)
+        let (side, left, top) = widgetSquare(canvas)
+        let place = seed % 72
+        let centreX = Double(left) + Double(side) * (0.1 + 0.8 * Double(place % 12) / 11)
+        let centreY = Double(top) + Double(side) * (0.12 + 0.76 * Double(place / 12) / 5)
+        let radius = 0.1 * Double(width)
+        for row in 0..<height {
+            for column in 0..<width {
+                let (dx, dy) = ((Double(column) + 0.5 - centreX) / radius, (Double(row) + 0.5 - centreY) / radius)
+                let reach = dx * dx + dy * dy
+                let light = reach < 1 ? (1 - reach) * (1 - reach) : 0
+                let gain = 0.1 + 0.9 * light
+                let source = (row * width + column) * 4
+                func lit(_ value: UInt8) -> UInt8 { UInt8((Double(value) * gain).rounded()) }
+                canvas.set(
+                    column,
+                    row,
+                    TestJPEG.Colour(lit(scene[source]), lit(scene[source + 1]), lit(scene[source + 2]))
+                )
+            }
+        }
+    }
+
+    private static func puzzle(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (square, squareLeft, top) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(46, 40, 36))
+        canvas.rectangle(
+            x: (Double(squareLeft) + 0.03 * Double(square)) / Double(width),
+            y: (Double(top) + 0.03 * Double(square)) / Double(height),
+            width: 0.94 * Double(square) / Double(width),
+            height: 0.94 * Double(square) / Double(height),
+            colour: TestJPEG.Colour(150, 104, 62)
+        )
+        let (gap, tile) = (max(2, width / 180), square * 22 / 100)
+        let side = 4 * tile
+        let (left, boardTop) = ((width - side) / 2, top + (square - side) / 2)
+        let picture = photo("18-life-base.jpg", width: side, height: side)
+        var pairs: [(Int, Int)] = []
+        for a in 0..<16 { for b in (a + 1)..<16 { pairs.append((a, b)) } }
+        let (first, second) = pairs[seed * 7 % pairs.count]
+        for place in 0..<16 {
+            let shown = place == first ? second : place == second ? first : place
+            let (toX, toY) = (left + place % 4 * tile, boardTop + place / 4 * tile)
+            let (fromX, fromY) = (shown % 4 * tile, shown / 4 * tile)
+            for row in 0..<tile {
+                for column in 0..<tile {
+                    let inGap = row < gap / 2 || column < gap / 2 || row >= tile - gap / 2 || column >= tile - gap / 2
+                    let source = ((fromY + row) * side + fromX + column) * 4
+                    canvas.set(
+                        toX + column,
+                        toY + row,
+                        inGap
+                            ? TestJPEG.Colour(30, 24, 20)
+                            : TestJPEG.Colour(picture[source], picture[source + 1], picture[source + 2])
+                    )
+                }
+            }
+        }
+    }
+
+    /// The corpus photos the `diptych` family pairs.
+    private static let diptychPhotos = [
+        "01-picture1a.jpg", "02-greenmeadow.jpg", "03-freshflower.jpg", "04-dune.jpg", "05-blinds-o3.jpg",
+        "06-raindrops-o8.jpg", "07-storm-prog.jpg", "08-friends.jpg", "10-ladybird-prog.jpg", "13-fallenleaf.jpg",
+        "15-wine.jpg", "20-dragonfly-o6.jpg", "21-sunset.jpg",
+    ]
+
+    private static func diptych(seed: Int, canvas: inout Canvas) {
+        let (square, squareLeft, top) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(250, 250, 248))
+        var pairs: [(Int, Int)] = []
+        for a in diptychPhotos.indices { for b in diptychPhotos.indices where b > a { pairs.append((a, b)) } }
+        let (first, second) = pairs[seed * 5 % pairs.count]
+        let (w, h) = (square * 45 / 100, square * 80 / 100)
+        let (y, gutter) = (top + square * 10 / 100, (square - 2 * w) / 3)
+        for (slot, index) in [first, second].enumerated() {
+            canvas.paste(
+                photo(diptychPhotos[index], width: w, height: h),
+                channels: 4,
+                width: w,
+                height: h,
+                left: squareLeft + gutter + slot * (w + gutter),
+                top: y
+            )
         }
     }
 
