@@ -27,7 +27,10 @@ import KFeedTestSupport
 /// in ≥ 10,000, ≥ 99.5 % of reposts caught, ≤ 1 ms a picture. `--dump FILE` writes every pair's decision
 /// (``PictureIdentity/isSamePicture(as:)``), hash distance and detail distance, one line a pair in a fixed order,
 /// so two builds' decisions can be diffed, and checks the screens' bounds half by half. `--save DIR` writes every
-/// thumbnail made and every pair instead, and measures nothing (``RepostReplay`` decides them again).
+/// thumbnail made and every pair instead, and measures nothing (``RepostReplay`` decides them again). `--only
+/// NAME,…` makes only those families' members and reposts (`photos` for the photos, their reposts and regions;
+/// `sample` for the bundled sample's pictures): a save of a few families takes a minute or two of CPU instead of
+/// all of them.
 enum RepostBench {
     static func run(_ arguments: [String]) throws {
         var sample: URL?
@@ -36,6 +39,7 @@ enum RepostBench {
         var thumbnails: [Data] = []
         var members = 72
         var tuningOnly = false
+        var only: Set<String>?
         var photos: [Half: [URL]] = [.tuning: [], .heldOut: []]
         var half = Half.tuning
         var iterator = arguments.makeIterator()
@@ -44,6 +48,7 @@ enum RepostBench {
             case "--sample": sample = iterator.next().map { URL(fileURLWithPath: $0, isDirectory: true) }
             case "--members": members = iterator.next().flatMap(Int.init) ?? members
             case "--tuning-only": tuningOnly = true
+            case "--only": only = iterator.next().map { Set($0.split(separator: ",").map(String.init)) }
             case "--write-members":
                 // The first six members of every family as JPEGs in a directory, to look at; nothing measured.
                 let directory = URL(fileURLWithPath: iterator.next() ?? ".", isDirectory: true)
@@ -107,7 +112,7 @@ enum RepostBench {
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {
-            for family in families[half] ?? [] {
+            for family in families[half] ?? [] where only?.contains(family.rawValue) ?? true {
                 // `flat` has 48 distinct members, `backdrop` 60 (member n + 60 is member n again).
                 let count = family == .flat ? min(members, 48) : family == .backdrop ? min(members, 60) : members
                 let pictures = try (0..<count).map { try picture(member(family, $0)) }
@@ -130,7 +135,7 @@ enum RepostBench {
             }
             var originals: [Picture] = []
             var regions: [Picture] = []
-            for photo in photos[half] ?? [] {
+            for photo in photos[half] ?? [] where only?.contains("photos") ?? true {
                 let jpeg = try Data(contentsOf: photo)
                 let original = try picture(jpeg)
                 originals.append(original)
@@ -152,7 +157,7 @@ enum RepostBench {
             distinct += pairs(originals, family: "photos", half: half, compares: save == nil)
             distinct += pairs(regions, family: "regions", half: half, compares: save == nil)
         }
-        if let sample {
+        if let sample, only?.contains("sample") ?? true {
             let files = try FileManager.default.contentsOfDirectory(at: sample, includingPropertiesForKeys: nil)
                 .filter { $0.lastPathComponent.hasPrefix("stage-") }.sorted { $0.path < $1.path }
             distinct += pairs(
