@@ -67,6 +67,9 @@ let package = Package(
             name: "CKFeedCrypto",
             providers: [.apt(["libssl3"])]
         ),
+        // The resampler's inner loops for AVX2 (the package's x86-64 baseline is SSE2, and it takes no -mavx2): header
+        // only, each function marked for AVX2 on its own and called only where the CPU has it. No library.
+        .systemLibrary(name: "CKFeedResample"),
         // No unsafe flags, so that other packages can depend on KFeed by version. The test script builds optimised
         // instead (`-Xswiftc -O` in scripts/test.sh): unoptimised pixel loops (resampling, colour conversion,
         // dithering) are ~30× slower and the tests decode hundreds of images.
@@ -82,7 +85,9 @@ let package = Package(
         // timelines (docs/architecture.md); the compiler keeps it so.
         .target(
             name: "KFeedImages",
-            dependencies: ["KFeedBase", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText"]
+            dependencies: [
+                "KFeedBase", "CKFeedTurboJPEG", "CKFeedJPEG", "CKFeedPNG", "CKFeedText", "CKFeedResample",
+            ]
         ),
         // HTTP: libcurl's multi interface behind `HTTPTransport`, and the replay of recorded answers. Knows nothing
         // of X, posts, timelines or the cache (docs/architecture.md).

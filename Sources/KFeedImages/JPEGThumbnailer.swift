@@ -55,6 +55,9 @@ package struct JPEGThumbnailer: Sendable {
     package var decodesAnyEighth: Bool
     /// The resampling kernel's lobes: Lanczos-3 (``Resampler/lobes``) for thumbnails; dithered renders take 2.
     package var resamplingLobes: Double
+    /// Which code runs the resampler's inner loops (the same pixels either way): the fastest the CPU runs, unless a
+    /// benchmark or a test asks for the portable one.
+    package var resamplingKernel = ResamplingKernel.fastest
     /// The JPEG quality of thumbnails, 1…100.
     package static let quality = 85
     /// The least share of the target, per side, that a progressive JPEG's first-pass decode may leave before it is
@@ -342,6 +345,7 @@ package struct JPEGThumbnailer: Sendable {
                 outputHeight: plan.storedHeight,
                 orientation: plan.structure.orientation,
                 lobes: resamplingLobes,
+                kernel: resamplingKernel,
                 into: output
             )
         }

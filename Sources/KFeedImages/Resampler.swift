@@ -1,5 +1,27 @@
+import CKFeedResample
 import Foundation
 import Synchronization
+
+/// Which code runs ``Resampler``'s inner loops: the output is byte for byte the same either way.
+package enum ResamplingKernel: Sendable, CaseIterable {
+    /// The Swift loops, built for the x86-64 baseline (SSE2: four floats an instruction).
+    case portable
+    /// `CKFeedResample`'s AVX2 functions: eight floats an instruction.
+    case avx2
+
+    /// Whether this CPU runs it.
+    package var isAvailable: Bool {
+        switch self {
+        case .portable: true
+        case .avx2: Self.cpuHasAVX2
+        }
+    }
+
+    /// The fastest kernel this CPU runs.
+    package static let fastest: ResamplingKernel = cpuHasAVX2 ? .avx2 : .portable
+
+    private static let cpuHasAVX2 = kfeed_resample_has_avx2() != 0
+}
 
 /// A separable Lanczos resampler (3 lobes, or 2 where the output is dithered) for RGBX images, in `Float`, with the EXIF orientation applied on output.
 ///
@@ -7,7 +29,9 @@ import Synchronization
 /// it): each source row of the window is converted to `Float` once, into a ring of the rows the filter spans,
 /// rather than once per output row that reads it. The horizontal pass then works on `SIMD4<Float>` pixels.
 /// Weights are precomputed per output row and column and normalised to sum to 1. Taps are clamped to the crop
-/// window, like cropping and then resizing.
+/// window, like cropping and then resizing. Where the CPU has AVX2, the three inner loops (the rows' conversion,
+/// the vertical and the horizontal pass) run as `CKFeedResample`'s AVX2 functions instead, which compute the same
+/// floats in the same order eight lanes at a time: the output is byte for byte the same (``ResamplingKernel``).
 struct Resampler: Sendable {
     /// A sub-pixel window of the source, in source pixels.
     struct Window: Equatable, Sendable {
@@ -165,8 +189,10 @@ struct Resampler: Sendable {
         outputHeight: Int,
         orientation: EXIFOrientation,
         lobes: Double = Resampler.lobes,
+        kernel: ResamplingKernel = .fastest,
         into destination: UnsafeMutableRawBufferPointer
     ) {
+        precondition(kernel.isAvailable, "the CPU lacks the \(kernel) kernel")
         precondition(destination.count >= outputWidth * outputHeight * 4, "destination smaller than the output")
         guard outputWidth > 0, outputHeight > 0, source.width > 0, source.height > 0,
             let destinationBase = destination.baseAddress
@@ -200,18 +226,35 @@ struct Resampler: Sendable {
         let originOffset = (mapping.originY * displayWidth + mapping.originX) * 4
 
         let lanes = max(span, 1) * 4
-        let rowBuffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1))
+        // The AVX2 horizontal pass gives every output the same number of taps (the most any has, rounded up to
+        // even; see CKFeedResample): each output's weights padded with zeros to that, and the row with zero pixels
+        // past its end for them to read.
+        let paddedTaps = kernel == .avx2 ? ((columns.count.max() ?? 1) + 1) & ~1 : 0
+        let rowBuffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1) + paddedTaps)
         defer { rowBuffer.deallocate() }
+        (rowBuffer + max(span, 1)).initialize(repeating: .zero, count: paddedTaps)
         let row = UnsafeMutableRawPointer(rowBuffer).assumingMemoryBound(to: Float.self)
         // Source rows as Float, row r in slot r % ringRows: an output row's taps span at most `rows.stride` rows.
         let ringRows = rows.stride
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * lanes)
         defer { ring.deallocate() }
         var nextSourceRow = 0
-        // Each output pixel's column weights, splatted across its four channels.
-        let columnWeights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(columns.values.count, 1))
+        // An output row's source lines, for the AVX2 vertical pass.
+        let lines = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: ringRows)
+        defer { lines.deallocate() }
+        // Each output pixel's column weights, splatted across its four channels (`paddedTaps` an output for AVX2).
+        let weightStride = kernel == .avx2 ? paddedTaps : columns.stride
+        let columnWeights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(outputWidth * weightStride, 1))
         defer { columnWeights.deallocate() }
-        for (index, weight) in columns.values.enumerated() { columnWeights[index] = SIMD4(repeating: weight) }
+        columnWeights.initialize(repeating: .zero, count: outputWidth * weightStride)
+        for output in 0..<outputWidth {
+            for tap in 0..<columns.count[output] {
+                let weight = columns.values[output * columns.stride + tap]
+                columnWeights[output * weightStride + tap] = SIMD4(repeating: weight)
+            }
+        }
+        // The AVX2 pass's first pixel of each output, counted from the row's first column.
+        let rowStarts = kernel == .avx2 ? columns.start.map { $0 - firstColumn } : []
 
         rows.values.withUnsafeBufferPointer { rowWeights in
             columns.start.withUnsafeBufferPointer { columnStarts in
@@ -224,6 +267,8 @@ struct Resampler: Sendable {
                             let floats = ring + (nextSourceRow % ringRows) * lanes
                             if let fill = source.floats {
                                 fill(nextSourceRow, firstColumn, max(span, 1), floats)
+                            } else if kernel == .avx2 {
+                                kfeed_resample_widen_avx2(floats, source.row(nextSourceRow) + skippedBytes, lanes)
                             } else {
                                 let bytes = source.row(nextSourceRow) + skippedBytes
                                 for lane in 0..<lanes { floats[lane] = Float(bytes[lane]) }
@@ -231,11 +276,27 @@ struct Resampler: Sendable {
                             nextSourceRow += 1
                         }
                         func line(_ tap: Int) -> UnsafeMutablePointer<Float> { ring + ((top + tap) % ringRows) * lanes }
+                        let weights = rowWeights.baseAddress! + outputY * rows.stride
+                        var offset = originOffset &+ outputY &* yStep
+                        if kernel == .avx2 {
+                            for tap in 0..<taps { lines[tap] = UnsafePointer(line(tap)) }
+                            kfeed_resample_vertical_avx2(row, lines, weights, taps, lanes)
+                            kfeed_resample_horizontal_avx2(
+                                destinationBase.assumingMemoryBound(to: UInt8.self),
+                                offset,
+                                xStep,
+                                row,
+                                UnsafeRawPointer(columnWeights).assumingMemoryBound(to: Float.self),
+                                paddedTaps,
+                                rowStarts,
+                                outputWidth
+                            )
+                            continue
+                        }
 
                         // Vertical pass: one row of `span` RGBX pixels, four taps per sweep over it (the first
                         // sweep five: the first tap's product, then the next four's sum added to it, as the later
                         // sweeps add theirs).
-                        let weights = rowWeights.baseAddress! + outputY * rows.stride
                         let first = line(0)
                         let w0 = weights[0]
                         var tap = 1
@@ -267,7 +328,6 @@ struct Resampler: Sendable {
                         // Horizontal pass, written to the oriented position; two sums break the add chain. The
                         // indices stay within the weights' and the row's bounds by construction: wrapping
                         // arithmetic (`&+`, `&*`) spares an overflow check per tap.
-                        var offset = originOffset &+ outputY &* yStep
                         for outputX in 0..<outputWidth {
                             let weights = columnWeights + outputX &* columns.stride
                             let pixels = rowBuffer + (columnStarts[outputX] &- firstColumn)

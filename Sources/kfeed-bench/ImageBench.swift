@@ -3,7 +3,7 @@ import KFeed
 import KFeedImages
 
 /// `kfeed-bench images --size small|medium --out DIR [--workers N] [--oversampling X] [--any-eighth] [--lobes L]
-/// [--budget-mib N] files…` downscales every file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
+/// [--budget-mib N] [--kernel portable|avx2] files…` downscales every file in one process the way a refresh does (N concurrent workers, gated by ``ImageDecodeBudget``) and writes
 /// `DIR/<name>.jpg`. `kfeed-bench images --size S --floor-scales files…` prints `M file` per file instead: the
 /// smallest fast DCT scale M/8 still covering the target, for the `djpeg -scale M/8` decode floor. `--any-eighth` lets
 /// libjpeg decode at any M/8 and `--lobes 2` resamples with Lanczos-2, as dithered display renders do (with
@@ -18,6 +18,7 @@ enum ImageBench {
         var lobes = 3.0
         var floorScales = false
         var budgetMiB: Int?
+        var kernel = ResamplingKernel.fastest
         var files: [URL] = []
 
         init(_ arguments: [String]) throws {
@@ -41,6 +42,11 @@ enum ImageBench {
                 case "--budget-mib":
                     guard let mib = Int(try value(argument)), mib > 0 else { throw BenchError("bad --budget-mib") }
                     budgetMiB = mib
+                case "--kernel":
+                    let name = try value(argument)
+                    guard let chosen = ResamplingKernel.allCases.first(where: { "\($0)" == name }), chosen.isAvailable
+                    else { throw BenchError("bad --kernel (portable, or avx2 where the CPU has it)") }
+                    kernel = chosen
                 case "--any-eighth": anyEighth = true
                 case "--lobes":
                     guard let count = Double(try value(argument)), (1...3).contains(count) else {
@@ -84,11 +90,15 @@ enum ImageBench {
         }
         guard let output = options.output else { throw BenchError("--out DIR is required") }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let thumbnailer = JPEGThumbnailer(
-            decodeOversampling: options.oversampling,
-            decodesAnyEighth: options.anyEighth,
-            resamplingLobes: options.lobes
-        )
+        let thumbnailer = {
+            var thumbnailer = JPEGThumbnailer(
+                decodeOversampling: options.oversampling,
+                decodesAnyEighth: options.anyEighth,
+                resamplingLobes: options.lobes
+            )
+            thumbnailer.resamplingKernel = options.kernel
+            return thumbnailer
+        }()
         let budget = options.budgetMiB.map { ImageDecodeBudget(capacity: $0 << 20) } ?? ImageDecodeBudget()
         let size = options.size
         let start = ContinuousClock.now

@@ -141,4 +141,91 @@ struct ResamplerTests {
         #expect(strips == whole)
         #expect(asked == Array(window.rows(limit: height)))
     }
+
+    /// `window` of a noise image resampled to `size` with `kernel`; from bytes, or from floats as the first-pass decoder
+    /// hands them over (with fractions and values a little outside 0…255, as its samples have).
+    func resample(
+        _ kernel: ResamplingKernel,
+        noise: (width: Int, height: Int),
+        window: Resampler.Window,
+        to size: (Int, Int),
+        orientation: EXIFOrientation = .identity,
+        lobes: Double = Resampler.lobes,
+        floats: Bool = false
+    ) -> [UInt8] {
+        let rgb = TestJPEG.noise(width: noise.width, height: noise.height)
+        let pixels = (0..<noise.width * noise.height).flatMap { rgb[$0 * 3..<$0 * 3 + 3] + [255] }
+        var output = [UInt8](repeating: 0, count: size.0 * size.1 * 4)
+        pixels.withUnsafeBytes { bytes in
+            var source = Resampler.Source.packed(bytes, width: noise.width, height: noise.height)
+            if floats {
+                source.floats = { row, first, count, into in
+                    for lane in 0..<count * 4 {
+                        let byte = Float(pixels[(row * noise.width + first) * 4 + lane])
+                        into[lane] = byte * 1.07 - 8.3
+                    }
+                }
+            }
+            output.withUnsafeMutableBytes { destination in
+                Resampler.resample(
+                    source: source,
+                    window: window,
+                    outputWidth: size.0,
+                    outputHeight: size.1,
+                    orientation: orientation,
+                    lobes: lobes,
+                    kernel: kernel,
+                    into: destination
+                )
+            }
+        }
+        return output
+    }
+
+    @Test(.enabled(if: ResamplingKernel.avx2.isAvailable, "the CPU has no AVX2"))
+    func theAVX2KernelGivesThePortablePixelsByteForByte() {
+        // Down and up, odd sizes, one row and one column, windows at fractions of a pixel, each orientation, both
+        // kernels' lobes, bytes and floats: vertical taps from 1 to over 30, rows of lanes not a multiple of eight.
+        let cases: [(noise: (Int, Int), window: Resampler.Window, size: (Int, Int))] = [
+            ((680, 453), .init(x: 113.5, y: 0, width: 453, height: 453), (340, 340)),
+            ((97, 61), .init(x: 0, y: 0, width: 97, height: 61), (13, 7)),
+            ((97, 61), .init(x: 3.3, y: 2.7, width: 81.1, height: 50.9), (131, 77)),
+            ((33, 1), .init(x: 0, y: 0, width: 33, height: 1), (5, 3)),
+            ((1, 29), .init(x: 0, y: 0, width: 1, height: 29), (3, 4)),
+            ((400, 400), .init(x: 0, y: 0, width: 400, height: 400), (96, 96)),
+            ((250, 180), .init(x: 10.25, y: 5.5, width: 229.5, height: 170), (23, 17)),
+            ((51, 47), .init(x: 0, y: 0, width: 51, height: 47), (51, 47)),
+        ]
+        for (noise, window, size) in cases {
+            for orientation in [EXIFOrientation.identity, .rotate90, .flipHorizontal, .transverse] {
+                for lobes in [3.0, 2.0] {
+                    for floats in [false, true] {
+                        let portable = resample(
+                            .portable,
+                            noise: noise,
+                            window: window,
+                            to: size,
+                            orientation: orientation,
+                            lobes: lobes,
+                            floats: floats
+                        )
+                        let avx2 = resample(
+                            .avx2,
+                            noise: noise,
+                            window: window,
+                            to: size,
+                            orientation: orientation,
+                            lobes: lobes,
+                            floats: floats
+                        )
+                        let differing = zip(avx2, portable).filter { $0 != $1 }.count
+                        #expect(
+                            avx2.count == portable.count && differing == 0,
+                            "\(differing) bytes differ: \(noise) \(window) to \(size), \(orientation), \(lobes) lobes, floats \(floats)"
+                        )
+                    }
+                }
+            }
+        }
+    }
 }
