@@ -165,6 +165,23 @@ KFEED_AVX2 static inline void kfeed_resample_horizontal_avx2(uint8_t *destinatio
 #undef KFEED_PAIRS
 }
 #undef KFEED_AVX2
+#else
+// Elsewhere (arm64, a Raspberry Pi beside a display) there is no AVX2: kfeed_resample_has_avx2() is 0 and Resampler
+// runs its Swift loops. These stand in for the functions it names, so that it compiles, and are never called.
+static inline void kfeed_resample_widen_avx2(float *floats, const uint8_t *bytes, long count) {
+    (void)floats, (void)bytes, (void)count;
+    __builtin_trap();
+}
+static inline void kfeed_resample_vertical_avx2(float *row, const float *const *lines, const float *weights,
+                                                long taps, long lanes) {
+    (void)row, (void)lines, (void)weights, (void)taps, (void)lanes;
+    __builtin_trap();
+}
+static inline void kfeed_resample_horizontal_avx2(uint8_t *destination, long offset, long step, const float *pixels,
+                                                  const float *weights, long taps, const long *starts, long outputs) {
+    (void)destination, (void)offset, (void)step, (void)pixels, (void)weights, (void)taps, (void)starts, (void)outputs;
+    __builtin_trap();
+}
 #endif
 
 #endif
