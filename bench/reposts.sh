@@ -14,7 +14,7 @@
 # pictures of gimp-help-en, frozen-bubble-data, pingus-data and inkscape-tutorials (all of this was the tuning or an
 # earlier held-out half, whose results have been seen). The held-out half (#8), written on 2026-11-27 from 15:13 UTC
 # by an engineer who did not tune the rule and did not see the rule's branch, before that session's rule was final;
-# not measured: the colourway, burst, torch, puzzle and diptych families (all five made of real corpus photos: one
+# measured once, 16:11–16:32 (bench/README.md): the colourway, burst, torch, puzzle and diptych families (all five made of real corpus photos: one
 # product in other colours, a subject moved, a dark scene lit at another place, a tile puzzle at another state, two
 # photos side by side) and 24 pictures of Debian packages no earlier half used (darktable, digikam-data,
 # fotoxx-common, extremetuxracer-data, gnome-user-docs, mate-user-guide, scribus-template), each made a JPEG (vips,
@@ -145,7 +145,7 @@ PRIOR7_SOURCES=("$tone/tree-exposed-for-sky-ground-is-dark.jpg" "$tone/truck-ton
   "$bubble/key_shortcuts.png" "$pingus/core/menu/blackboard.png" "$pingus/worldmaps/tutorial_layer0.jpg"
   "$pingus/textures/clouds3.png" "$pingus/core/menu/wood.png" usr/share/inkscape/tutorials/oldguitar.jpg)
 # Held out (written 2026-11-27 from 15:13 by an engineer who did not tune the rule, before that session's rule was
-# final; not measured): real pictures of packages no earlier half used — darktable's style sample (a photo of
+# final; measured once, at 16:11): real pictures of packages no earlier half used — darktable's style sample (a photo of
 # leaves), digiKam's about-page photo (a red hill over a lake) and three of its textures (a leaf, crumpled paper in
 # grey, a slate wall), five screenshots of Fotoxx's manual (an HDR dialog with night photos, a denoise dialog with a
 # face, a strip of one face under five effects, a gallery of photos, a page of menu help in small type), two course

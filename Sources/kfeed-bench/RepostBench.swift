@@ -15,7 +15,7 @@ import KFeedTestSupport
 /// `cover`, `boarding`, `chat`, `code`, `menu`, `timetable`, `sudoku`, `poster`, `sheet`, `nutrition`,
 /// `crossword`, `ticker`, `shelf`, `inset` and `pasted` ``LayoutFamily`` members (the last two made of the corpus's
 /// real photos, read from `KFEED_CORPUS`), the bundled sample's pictures, the tuning photos; held out (half #8,
-/// not yet measured) — the `colourway`, `burst`, `torch`, `puzzle` and `diptych` members (all five made of the
+/// measured once) — the `colourway`, `burst`, `torch`, `puzzle` and `diptych` members (all five made of the
 /// corpus's real photos) and the held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
