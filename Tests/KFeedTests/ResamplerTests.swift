@@ -200,24 +200,18 @@ struct ResamplerTests {
             for orientation in [EXIFOrientation.identity, .rotate90, .flipHorizontal, .transverse] {
                 for lobes in [3.0, 2.0] {
                     for floats in [false, true] {
-                        let portable = resample(
-                            .portable,
-                            noise: noise,
-                            window: window,
-                            to: size,
-                            orientation: orientation,
-                            lobes: lobes,
-                            floats: floats
-                        )
-                        let avx2 = resample(
-                            .avx2,
-                            noise: noise,
-                            window: window,
-                            to: size,
-                            orientation: orientation,
-                            lobes: lobes,
-                            floats: floats
-                        )
+                        let outputs = [ResamplingKernel.portable, .avx2].map { kernel in
+                            resample(
+                                kernel,
+                                noise: noise,
+                                window: window,
+                                to: size,
+                                orientation: orientation,
+                                lobes: lobes,
+                                floats: floats
+                            )
+                        }
+                        let (portable, avx2) = (outputs[0], outputs[1])
                         let differing = zip(avx2, portable).filter { $0 != $1 }.count
                         #expect(
                             avx2.count == portable.count && differing == 0,
