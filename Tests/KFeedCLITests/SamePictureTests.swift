@@ -8,7 +8,9 @@ import Testing
 /// "The same picture" through the built binary over two days (`kfeed refresh --no-repeat-days 7` against a loopback
 /// X, `docs/timeline.md`): pictures that share one backdrop and differ only in a subject of about 3 % of the frame
 /// are all distinct, so every one of them is shown; a repost at 0.6× the pixel size among such look-alikes is the
-/// same picture, so it and its original are never shown the same day. Pictures are served as X's `small` rendition
+/// same picture, so it and its original are never shown the same day; receipts of one template that differ only in
+/// small type are new pictures the next day too (the history's finer cells, `history-cells.bin`, without which two
+/// of them are taken for the day before's). Pictures are served as X's `small` rendition
 /// would deliver them (fitted within 680 px), the rendition kfeed asks for a `small` widget.
 @Suite(.timeLimit(.minutes(4)))
 struct SamePictureTests {
@@ -140,6 +142,57 @@ struct SamePictureTests {
         shown.formUnion(second.entries.filter { !$0.placeholder }.map(\.media.key))
         let missing = posts.filter { !shown.contains($0.mediaKey) }.map(\.number)
         #expect(missing.isEmpty, "never shown: \(missing)")
+    }
+
+    @Test(arguments: [true, false])
+    func receiptsThatDifferOnlyInSmallTypeAreNewPicturesTheNextDay(keepingCells: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.url.appendingPathComponent("cache")
+        // Receipts of one template, each with items and prices of its own (type a few pixels high in the widget):
+        // 30 posts today, 6 more tomorrow. Tomorrow's receipts 52 and 67 differ from today's 50 and 8 only in what
+        // the finer cells see, so they are told apart from them only with the cells the history keeps.
+        let seeds = [0] + (9...35).filter { $0 != 26 } + [26, 8, 50] + [52, 67, 60, 61, 62, 63]
+        let posts = seeds.indices.map { n in
+            Post(
+                number: n,
+                width: 544,
+                height: 680,
+                created: Self.t0.addingTimeInterval(
+                    n < 30 ? -3_600 + Double(n) * 60 : 86_400 - 1_800 + Double(n - 30) * 60
+                )
+            )
+        }
+        var pictures: [String: Data] = [:]
+        for post in posts {
+            let pixels = LayoutFamily.receipt.picture(seed: seeds[post.number], width: 544, height: 680)
+            pictures[post.path] = try Self.smallRendition(TestJPEG.jpeg(pixels, width: 544, height: 680))
+        }
+        try await LoopbackServer.withServer(
+            Self.handler(search: try Self.search(Array(posts.prefix(30))), pictures: pictures)
+        ) { server in
+            let run = try await Self.refresh(server, cache: cache, at: Self.t0)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let first = try #require(try CacheStore(directory: cache).manifest())
+        let shown = Set(first.entries.map(\.media.key))
+        #expect(shown.isSuperset(of: [posts[28].mediaKey, posts[29].mediaKey]), "receipts 8 and 50 shown today")
+        // As an older kfeed left the cache: history.json alone.
+        if !keepingCells { try FileManager.default.removeItem(at: cache.appendingPathComponent("history-cells.bin")) }
+        try await LoopbackServer.withServer(Self.handler(search: try Self.search(posts), pictures: pictures)) {
+            server in
+            let run = try await Self.refresh(server, cache: cache, at: Self.t0.addingTimeInterval(86_400))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let second = try #require(try CacheStore(directory: cache).manifest())
+        let new = Set(second.entries.filter { !$0.isRepeat }.map(\.media.key))
+        let twins = [posts[30].mediaKey, posts[31].mediaKey]
+        if keepingCells {
+            let missing = posts.suffix(6).filter { !new.contains($0.mediaKey) }.map { seeds[$0.number] }
+            #expect(missing.isEmpty, "tomorrow's receipts not shown as new pictures: \(missing)")
+        } else {
+            #expect(!new.isSuperset(of: twins), "without the cells, 52 or 67 is taken for today's 50 or 8")
+        }
     }
 
     @Test func aRepostAtSixTenthsItsSizeAmongLookAlikesIsNotShownTheSameDayAsItsOriginal() async throws {
