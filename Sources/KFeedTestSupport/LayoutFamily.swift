@@ -1866,14 +1866,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
 
     private static func inset(seed: Int, canvas: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
-        canvas.paste(
-            photo(insetBackdrop, width: width, height: height),
-            channels: 4,
-            width: width,
-            height: height,
-            left: 0,
-            top: 0
-        )
+        pasteBackdrop(insetBackdrop, canvas: &canvas)
         // About 15 % of the frame, at one of six places inside the square a `small` widget crops to.
         let (w, h) = (width * 44 / 100, height * 33 / 100)
         let place = seed / 12 % 6
@@ -1900,20 +1893,38 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
 
     private static func pasted(seed: Int, canvas: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
+        pasteBackdrop(pastedBackdrop, canvas: &canvas)
+        // A disc of 4 % of the frame.
+        let side = Int((0.04 * Double(width * height) / Double.pi).squareRoot() * 2)
+        let place = seed / 8 % 9
+        let centreX = width * [25, 50, 75][place % 3] / 100
+        let centreY = height * [30, 50, 70][place / 3] / 100
+        pasteDisc(
+            pastedPhotos[seed % 8],
+            side: side,
+            left: centreX - side / 2,
+            top: centreY - side / 2,
+            canvas: &canvas
+        )
+    }
+
+    /// The corpus photo `name` over the whole canvas.
+    private static func pasteBackdrop(_ name: String, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
         canvas.paste(
-            photo(pastedBackdrop, width: width, height: height),
+            photo(name, width: width, height: height),
             channels: 4,
             width: width,
             height: height,
             left: 0,
             top: 0
         )
-        // A disc of 4 % of the frame.
-        let side = Int((0.04 * Double(width * height) / Double.pi).squareRoot() * 2)
-        let place = seed / 8 % 9
-        let centreX = width * [25, 50, 75][place % 3] / 100
-        let centreY = height * [30, 50, 70][place / 3] / 100
-        let subject = photo(pastedPhotos[seed % 8], width: side, height: side)
+    }
+
+    /// The corpus photo `name` fitted into a `side`×`side` square, cut to the disc inside it, with the square's top
+    /// left corner at (`left`, `top`).
+    private static func pasteDisc(_ name: String, side: Int, left: Int, top: Int, canvas: inout Canvas) {
+        let subject = photo(name, width: side, height: side)
         let radius = Double(side) / 2
         for row in 0..<side {
             for column in 0..<side {
@@ -1921,8 +1932,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 guard dx * dx + dy * dy <= radius * radius else { continue }
                 let source = (row * side + column) * 4
                 canvas.set(
-                    centreX - side / 2 + column,
-                    centreY - side / 2 + row,
+                    left + column,
+                    top + row,
                     TestJPEG.Colour(subject[source], subject[source + 1], subject[source + 2])
                 )
             }
@@ -1991,34 +2002,20 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     }
 
     private static func burst(seed: Int, canvas: inout Canvas) {
-        let (width, height) = (canvas.width, canvas.height)
-        canvas.paste(
-            photo("19-picosdeeuropa.jpg", width: width, height: height),
-            channels: 4,
-            width: width,
-            height: height,
-            left: 0,
-            top: 0
-        )
+        pasteBackdrop("19-picosdeeuropa.jpg", canvas: &canvas)
         let (side, left, top) = widgetSquare(canvas)
         let diameter = side * 16 / 100
         let place = seed % 72
         let centreX = Double(left) + Double(side) * (0.12 + 0.76 * Double(place % 12) / 11)
         let centreY = Double(top) + Double(side) * (0.14 + 0.72 * Double(place / 12) / 5)
-        let ball = photo("12-colorfulcups.jpg", width: diameter, height: diameter)
         let radius = Double(diameter) / 2
-        for row in 0..<diameter {
-            for column in 0..<diameter {
-                let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
-                guard dx * dx + dy * dy <= radius * radius else { continue }
-                let source = (row * diameter + column) * 4
-                canvas.set(
-                    Int(centreX - radius) + column,
-                    Int(centreY - radius) + row,
-                    TestJPEG.Colour(ball[source], ball[source + 1], ball[source + 2])
-                )
-            }
-        }
+        pasteDisc(
+            "12-colorfulcups.jpg",
+            side: diameter,
+            left: Int(centreX - radius),
+            top: Int(centreY - radius),
+            canvas: &canvas
+        )
     }
 
     private static func torch(seed: Int, canvas: inout Canvas) {
