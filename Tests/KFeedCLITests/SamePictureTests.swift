@@ -62,6 +62,19 @@ struct SamePictureTests {
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
+    /// `count` posts of pictures of `width`×`height`: the first 30 made in the hour before today's refresh, a minute
+    /// apart, the rest in the half hour before tomorrow's.
+    private static func overTwoDays(_ count: Int, width: Int, height: Int) -> [Post] {
+        (0..<count).map { n in
+            Post(
+                number: n,
+                width: width,
+                height: height,
+                created: t0.addingTimeInterval(n < 30 ? -3_600 + Double(n) * 60 : 86_400 - 1_800 + Double(n - 30) * 60)
+            )
+        }
+    }
+
     /// `jpeg` as X's `small` rendition delivers it: fitted within 680×680, never enlarged.
     private static func smallRendition(_ jpeg: Data) throws -> Data {
         let thumbnailer = JPEGThumbnailer()
@@ -108,16 +121,7 @@ struct SamePictureTests {
         defer { directory.remove() }
         let cache = directory.url.appendingPathComponent("cache")
         // 30 posts today, 6 more tomorrow: one backdrop, a subject of about 3 % of the frame each, no two alike.
-        let posts = (0..<36).map { n in
-            Post(
-                number: n,
-                width: 800,
-                height: 800,
-                created: Self.t0.addingTimeInterval(
-                    n < 30 ? -3_600 + Double(n) * 60 : 86_400 - 1_800 + Double(n - 30) * 60
-                )
-            )
-        }
+        let posts = Self.overTwoDays(36, width: 800, height: 800)
         var pictures: [String: Data] = [:]
         for post in posts {
             let pixels = LayoutFamily.backdrop.picture(seed: post.number, width: post.width, height: post.height)
@@ -153,16 +157,7 @@ struct SamePictureTests {
         // 30 posts today, 6 more tomorrow. Tomorrow's receipts 52 and 67 differ from today's 50 and 8 only in what
         // the finer cells see, so they are told apart from them only with the cells the history keeps.
         let seeds = [0] + (9...35).filter { $0 != 26 } + [26, 8, 50] + [52, 67, 60, 61, 62, 63]
-        let posts = seeds.indices.map { n in
-            Post(
-                number: n,
-                width: 544,
-                height: 680,
-                created: Self.t0.addingTimeInterval(
-                    n < 30 ? -3_600 + Double(n) * 60 : 86_400 - 1_800 + Double(n - 30) * 60
-                )
-            )
-        }
+        let posts = Self.overTwoDays(seeds.count, width: 544, height: 680)
         var pictures: [String: Data] = [:]
         for post in posts {
             let pixels = LayoutFamily.receipt.picture(seed: seeds[post.number], width: 544, height: 680)
