@@ -72,6 +72,9 @@ enum RepostBench {
             default: photos[half, default: []].append(URL(fileURLWithPath: argument))
             }
         }
+        // Pairs are only saved (`--save`), not compared, and the saved thumbnails are numbered as the pictures are made.
+        let compares = save == nil
+        var made = 0
         let thumbnailer = JPEGThumbnailer()
         var timings: [Duration] = []
         var pixelTimings: [Duration] = []
@@ -88,12 +91,9 @@ enum RepostBench {
                     _ = Thumbnail(jpeg: thumbnail, pixels: pixels, size: .small).identity()
                 }
             )
-            thumbnails.append(save == nil ? Data() : thumbnail)
-            return Picture(
-                identity: identity,
-                pHash: PHash.of(rgbx: pixels, width: 340, height: 340),
-                number: thumbnails.count - 1
-            )
+            if !compares { thumbnails.append(thumbnail) }
+            made += 1
+            return Picture(identity: identity, pHash: PHash.of(rgbx: pixels, width: 340, height: 340), number: made - 1)
         }
         func member(_ family: LayoutFamily, _ seed: Int) throws -> Data {
             try TestJPEG.jpeg(family.picture(seed: seed, width: 544, height: 680), width: 544, height: 680)
@@ -116,7 +116,7 @@ enum RepostBench {
                 // `flat` has 48 distinct members, `backdrop` 60 (member n + 60 is member n again).
                 let count = family == .flat ? min(members, 48) : family == .backdrop ? min(members, 60) : members
                 let pictures = try (0..<count).map { try picture(member(family, $0)) }
-                distinct += pairs(pictures, family: family.rawValue, half: half, compares: save == nil)
+                distinct += pairs(pictures, family: family.rawValue, half: half, compares: compares)
                 for seed in 0..<min(4, count) {
                     let jpeg = try member(family, seed)
                     for (kind, copy) in try Repost.all(of: jpeg, thumbnailer: thumbnailer) {
@@ -127,7 +127,7 @@ enum RepostBench {
                             kind: kind,
                             source: "member \(seed)",
                             half: half,
-                            compares: save == nil
+                            compares: compares
                         )
                         reposts.append(pair)
                     }
@@ -148,14 +148,14 @@ enum RepostBench {
                             kind: kind,
                             source: photo.lastPathComponent,
                             half: half,
-                            compares: save == nil
+                            compares: compares
                         )
                     )
                 }
                 regions += try Self.regions(of: jpeg, thumbnailer: thumbnailer).map(picture)
             }
-            distinct += pairs(originals, family: "photos", half: half, compares: save == nil)
-            distinct += pairs(regions, family: "regions", half: half, compares: save == nil)
+            distinct += pairs(originals, family: "photos", half: half, compares: compares)
+            distinct += pairs(regions, family: "regions", half: half, compares: compares)
         }
         if let sample, only?.contains("sample") ?? true {
             let files = try FileManager.default.contentsOfDirectory(at: sample, includingPropertiesForKeys: nil)
@@ -164,7 +164,7 @@ enum RepostBench {
                 try files.map { try picture(Data(contentsOf: $0)) },
                 family: "sample",
                 half: .tuning,
-                compares: save == nil
+                compares: compares
             )
         }
 
@@ -310,9 +310,7 @@ enum RepostBench {
             // The screens' bounds must pass every way whose full comparison is within the threshold.
             // Half by half: the bounds are set on the tuning half and checked on the held-out half.
             var widest: [Half: (screen: Float, coarse: Float)] = [.tuning: (0, 0), .heldOut: (0, 0)]
-            func number(_ value: Float) -> String {
-                value.isFinite ? String(format: "%.4f", Double(value)) : "-"
-            }
+            let number = dumpNumber
             for (set, pairs) in [("distinct", distinct), ("repost", reposts)] {
                 for pair in pairs {
                     let same = pair.first.identity.isSamePicture(as: pair.second.identity)
@@ -320,10 +318,7 @@ enum RepostBench {
                     if pair.isCandidate {
                         let (a, b) = (pair.first.identity.detail, pair.second.identity.detail)
                         for way in [a.measured(within: b), b.measured(within: a)] {
-                            ways +=
-                                "\tway \(number(way.distance)) screen \(number(way.screen)) coarse \(number(way.coarse))"
-                                + " range \(number(way.range)) strict \(number(way.strict)) scale \(number(way.scale))"
-                                + " finer \(number(way.finer))"
+                            ways += dumpWay(way)
                             if way.distance <= DetailSignature.samePictureThreshold {
                                 let before = widest[pair.half] ?? (0, 0)
                                 widest[pair.half] = (max(before.screen, way.screen), max(before.coarse, way.coarse))
@@ -362,6 +357,20 @@ enum RepostBench {
                 + "picture): " + (met ? "met" : "missed")
         )
         if !met { exit(1) }
+    }
+
+    /// A distance as the dump writes it: four decimals, `-` when not finite.
+    static func dumpNumber(_ value: Float) -> String {
+        value.isFinite ? String(format: "%.4f", Double(value)) : "-"
+    }
+
+    /// One way of a pair (``DetailSignature/measured(within:)``) as the dump writes it, after a tab.
+    static func dumpWay(
+        _ way: (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float)
+    ) -> String {
+        "\tway \(dumpNumber(way.distance)) screen \(dumpNumber(way.screen)) coarse \(dumpNumber(way.coarse))"
+            + " range \(dumpNumber(way.range)) strict \(dumpNumber(way.strict)) scale \(dumpNumber(way.scale))"
+            + " finer \(dumpNumber(way.finer))"
     }
 
     /// The two halves of the measurement.

@@ -71,9 +71,6 @@ enum RepostReplay {
         let made = clock.now
         nonisolated(unsafe) var lines = [String](repeating: "", count: rows.count)
         nonisolated(unsafe) var same = [Bool](repeating: false, count: rows.count)
-        @Sendable func number(_ value: Float) -> String {
-            value.isFinite ? String(format: "%.4f", Double(value)) : "-"
-        }
         let (dumps, withWays) = (dump != nil, ways)
         lines.withUnsafeMutableBufferPointer { lines in
             same.withUnsafeMutableBufferPointer { same in
@@ -89,10 +86,7 @@ enum RepostReplay {
                     var text = ""
                     if candidate && (withWays || isSame || row.set == "repost") {
                         for way in [a.detail.measured(within: b.detail), b.detail.measured(within: a.detail)] {
-                            text +=
-                                "\tway \(number(way.distance)) screen \(number(way.screen)) coarse \(number(way.coarse))"
-                                + " range \(number(way.range)) strict \(number(way.strict)) scale \(number(way.scale))"
-                                + " finer \(number(way.finer))"
+                            text += RepostBench.dumpWay(way)
                         }
                     }
                     lines[index] =
