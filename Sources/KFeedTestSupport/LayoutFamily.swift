@@ -156,16 +156,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     case diptych
     /// Framings of one big real photo, as a photographer posts a series of details of one scene: member n shows the
     /// (n mod 24)th of 24 framings (a grid of 6 across by 4 down, each framing 55 % of its own width and height from
-    /// the next, so any two framings of one photo share at most 45 % of their area) of the (n / 24)th of three
+    /// the next, so two framings of one photo share at most about 45 % of their area) of the (n / 24)th of three
     /// detailed corpus photos (`18-life-base.jpg`, a mountain stream in a wood; `12-colorfulcups.jpg`, rows of cups;
     /// `24-seeding.jpg`, dandelion clocks in a meadow), filling the frame.
     case pan
     /// Real scenes in a dense fog: member n shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of
-    /// its size from the next: at most 40 % shared) of the (n / 6)th of twelve corpus photos, seen through a pale
+    /// its size from the next: about 40 % shared) of the (n / 6)th of twelve corpus photos, seen through a pale
     /// grey-blue fog (200, 204, 210) that lets 30 % of the scene through at the top and 55 % at the bottom.
     case fog
     /// Real scenes made night shots ("day for night"): member n shows the (n mod 6)th of six framings (3 across by 2
-    /// down, each 60 % of its size from the next: at most 40 % shared) of the (n / 6)th of twelve corpus photos,
+    /// down, each 60 % of its size from the next: about 40 % shared) of the (n / 6)th of twelve corpus photos,
     /// darkened (each channel to 35 % of its level raised to the power 1.5, so that a white sky is at 89) and cooled
     /// (red × 0.75, green × 0.9, blue × 1.15).
     case dusk
@@ -175,7 +175,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     case mosaic
     /// The view from one window: one drawn interior (a warm grey wall, a white window frame with a cross of mullions
     /// and a sill) whose four panes, an opening of 70 % × 75 % of the widget's square, show a real view: member n
-    /// shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of its size from the next: at most 40 %
+    /// shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of its size from the next: about 40 %
     /// shared) of the (n / 6)th of twelve corpus photos of outdoor scenes.
     case window
 

@@ -62,10 +62,11 @@ struct LayoutFamilyTests {
 
     /// Every pair of the 72 members the bench makes, not only the first six: a subject moved by less than half its
     /// size, a torch's light moved by less than its radius, two tiles of sixteen swapped or a glaze 30° of hue from
-    /// its neighbour in a dull finish, two framings of one photo that share up to 45 % of it, or two scenes under fog
-    /// or darkened to night must still leave a visible difference in the crop: a patch of 1,000 pixels (about 32 × 32)
-    /// that differ by more than 24 levels in a channel (two dusky glazes 30° apart differ by about 35; two framings of
-    /// a storm's smooth clouds, under fog or darkened, differed in none, and that photo was left out of both).
+    /// its neighbour in a dull finish, two framings of one photo that share up to about 45 % of it, or two scenes
+    /// under fog or darkened to night must still leave a visible difference in the crop: a patch of 1,000 pixels
+    /// (about 32 × 32) that differ by more than 24 levels in a channel (two dusky glazes 30° apart differ by about 35;
+    /// two framings of a storm's smooth clouds, under fog or darkened, differed in none, and that photo was left out
+    /// of both).
     @Test(
         .enabled(if: corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window]
