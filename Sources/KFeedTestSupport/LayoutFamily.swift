@@ -154,6 +154,30 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// on white: member n shows the (5n mod 78)th of the 78 pairs of thirteen corpus photos (01–08, 10, 13, 15, 20,
     /// 21), the one earlier in that list on the left.
     case diptych
+    /// Framings of one big real photo, as a photographer posts a series of details of one scene: member n shows the
+    /// (n mod 24)th of 24 framings (a grid of 6 across by 4 down, each framing 55 % of its own width and height from
+    /// the next, so two framings of one photo share at most about 45 % of their area) of the (n / 24)th of three
+    /// detailed corpus photos (`18-life-base.jpg`, a mountain stream in a wood; `12-colorfulcups.jpg`, rows of cups;
+    /// `24-seeding.jpg`, dandelion clocks in a meadow), filling the frame.
+    case pan
+    /// Real scenes in a dense fog: member n shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of
+    /// its size from the next: about 40 % shared) of the (n / 6)th of twelve corpus photos, seen through a pale
+    /// grey-blue fog (200, 204, 210) that lets 30 % of the scene through at the top and 55 % at the bottom.
+    case fog
+    /// Real scenes made night shots ("day for night"): member n shows the (n mod 6)th of six framings (3 across by 2
+    /// down, each 60 % of its size from the next: about 40 % shared) of the (n / 6)th of twelve corpus photos,
+    /// darkened (each channel to 35 % of its level raised to the power 1.5, so that a white sky is at 89) and cooled
+    /// (red × 0.75, green × 0.9, blue × 1.15).
+    case dusk
+    /// Photo mosaics: a 6 × 6 grid of square tiles without gaps filling the square a `small` widget crops to, each
+    /// tile a real corpus photo's centre (one of the 24), on a dark ground; the tiles' photos are the member's (drawn
+    /// by a seeded generator, so two members share on average 1.5 of 36 tiles at one place).
+    case mosaic
+    /// The view from one window: one drawn interior (a warm grey wall, a white window frame with a cross of mullions
+    /// and a sill) whose four panes, an opening of 70 % × 75 % of the widget's square, show a real view: member n
+    /// shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of its size from the next: about 40 %
+    /// shared) of the (n / 6)th of twelve corpus photos of outdoor scenes.
+    case window
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -344,6 +368,17 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.puzzle(seed: seed, canvas: &canvas)
         case .diptych:
             Self.diptych(seed: seed, canvas: &canvas)
+        case .pan:
+            Self.pan(seed: seed, canvas: &canvas)
+        case .fog:
+            Self.fog(seed: seed, canvas: &canvas)
+        case .dusk:
+            Self.dusk(seed: seed, canvas: &canvas)
+        case .mosaic:
+            var own = SeededRandom(scrambling: seed &+ 110_001)
+            Self.mosaic(random: &own, canvas: &canvas)
+        case .window:
+            Self.window(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -2106,6 +2141,190 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                 top: y
             )
         }
+    }
+
+    /// Framing `index` of a `columns` × `rows` grid of `width`×`height` framings of the corpus photo `name`, each
+    /// `stride` of a framing's width (across) or height (down) from the next, the photo resampled so that the grid
+    /// covers it: RGBX pixels.
+    private static func framing(
+        _ name: String,
+        columns: Int,
+        rows: Int,
+        stride: Double,
+        index: Int,
+        width: Int,
+        height: Int
+    ) -> [UInt8] {
+        let (strideX, strideY) = (Int(Double(width) * stride), Int(Double(height) * stride))
+        let (wholeWidth, wholeHeight) = (width + (columns - 1) * strideX, height + (rows - 1) * strideY)
+        let whole = photo(name, width: wholeWidth, height: wholeHeight)
+        let (left, top) = (index % columns * strideX, index / columns * strideY)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            let source = ((top + row) * wholeWidth + left) * 4
+            pixels[(row * width * 4)..<((row + 1) * width * 4)] = whole[source..<(source + width * 4)]
+        }
+        return pixels
+    }
+
+    /// The corpus photos the `pan` family frames.
+    private static let panPhotos = ["18-life-base.jpg", "12-colorfulcups.jpg", "24-seeding.jpg"]
+
+    private static func pan(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            framing(
+                panPhotos[seed / 24 % 3],
+                columns: 6,
+                rows: 4,
+                stride: 0.55,
+                index: seed % 24,
+                width: width,
+                height: height
+            ),
+            channels: 4,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+    }
+
+    /// The corpus photos the `fog` family shows.
+    private static let fogPhotos = [
+        "17-aitzgorri.jpg", "18-life-base.jpg", "19-picosdeeuropa.jpg", "21-sunset.jpg", "22-bridge.jpg",
+        "24-seeding.jpg", "04-dune.jpg", "10-ladybird-prog.jpg", "11-bythewater.jpg", "13-fallenleaf.jpg",
+        "16-free.jpg",
+        "12-colorfulcups.jpg",
+    ]
+
+    private static func fog(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let scene = framing(
+            fogPhotos[seed / 6 % 12],
+            columns: 3,
+            rows: 2,
+            stride: 0.6,
+            index: seed % 6,
+            width: width,
+            height: height
+        )
+        let haze = [200.0, 204, 210]
+        for row in 0..<height {
+            let through = 0.3 + 0.25 * Double(row) / Double(height - 1)
+            for column in 0..<width {
+                let source = (row * width + column) * 4
+                func fogged(_ channel: Int) -> UInt8 {
+                    UInt8((haze[channel] * (1 - through) + Double(scene[source + channel]) * through).rounded())
+                }
+                canvas.set(column, row, TestJPEG.Colour(fogged(0), fogged(1), fogged(2)))
+            }
+        }
+    }
+
+    private static func dusk(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let scene = framing(
+            duskPhotos[seed / 6 % 12],
+            columns: 3,
+            rows: 2,
+            stride: 0.6,
+            index: seed % 6,
+            width: width,
+            height: height
+        )
+        let cast = [0.75, 0.9, 1.15]
+        for index in 0..<(width * height) {
+            func night(_ channel: Int) -> UInt8 {
+                let level = 255 * 0.35 * pow(Double(scene[index * 4 + channel]) / 255, 1.5) * cast[channel]
+                return UInt8(min(255, level.rounded()))
+            }
+            canvas.set(index % width, index / width, TestJPEG.Colour(night(0), night(1), night(2)))
+        }
+    }
+
+    /// The corpus photos the `dusk` family darkens: twelve whose six framings each a viewer tells apart (not the
+    /// textures of grass and leaves, the smooth skies, the blurred ground around the dragonfly, the storm's clouds).
+    private static let duskPhotos = [
+        "01-picture1a.jpg", "08-friends.jpg", "09-picture0b.jpg", "10-ladybird-prog.jpg", "11-bythewater.jpg",
+        "12-colorfulcups.jpg", "13-fallenleaf.jpg", "15-wine.jpg", "16-free.jpg", "17-aitzgorri.jpg",
+        "18-life-base.jpg", "19-picosdeeuropa.jpg",
+    ]
+
+    /// The corpus's 24 photos, in its order (the `mosaic` family's tiles).
+    private static let corpusPhotos = [
+        "01-picture1a.jpg", "02-greenmeadow.jpg", "03-freshflower.jpg", "04-dune.jpg", "05-blinds-o3.jpg",
+        "06-raindrops-o8.jpg", "07-storm-prog.jpg", "08-friends.jpg", "09-picture0b.jpg", "10-ladybird-prog.jpg",
+        "11-bythewater.jpg", "12-colorfulcups.jpg", "13-fallenleaf.jpg", "14-summer1am.jpg", "15-wine.jpg",
+        "16-free.jpg", "17-aitzgorri.jpg", "18-life-base.jpg", "19-picosdeeuropa.jpg", "20-dragonfly-o6.jpg",
+        "21-sunset.jpg", "22-bridge.jpg", "23-infinitesea.jpg", "24-seeding.jpg",
+    ]
+
+    private static func mosaic(random: inout SeededRandom, canvas: inout Canvas) {
+        let (square, left, top) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(22, 22, 26))
+        let tile = square / 6
+        let (boardLeft, boardTop) = (left + (square - 6 * tile) / 2, top + (square - 6 * tile) / 2)
+        var tiles: [Int: [UInt8]] = [:]
+        for place in 0..<36 {
+            let shown = Int(random.next() % 24)
+            if tiles[shown] == nil { tiles[shown] = photo(corpusPhotos[shown], width: tile, height: tile) }
+            canvas.paste(
+                tiles[shown] ?? [],
+                channels: 4,
+                width: tile,
+                height: tile,
+                left: boardLeft + place % 6 * tile,
+                top: boardTop + place / 6 * tile
+            )
+        }
+    }
+
+    /// The corpus landscapes the `window` family looks out on.
+    private static let windowPhotos = [
+        "03-freshflower.jpg", "04-dune.jpg", "07-storm-prog.jpg", "11-bythewater.jpg", "10-ladybird-prog.jpg",
+        "17-aitzgorri.jpg", "18-life-base.jpg", "19-picosdeeuropa.jpg", "21-sunset.jpg", "22-bridge.jpg",
+        "13-fallenleaf.jpg", "24-seeding.jpg",
+    ]
+
+    private static func window(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (square, squareLeft, top) = widgetSquare(canvas)
+        canvas.gradient(from: TestJPEG.Colour(150, 138, 124), to: TestJPEG.Colour(118, 106, 94))
+        let (w, h) = (square * 70 / 100, square * 75 / 100)
+        let (left, openingTop) = (squareLeft + (square - w) / 2, top + square * 10 / 100)
+        let bar = square * 3 / 100
+        let white = TestJPEG.Colour(236, 234, 228)
+        func fill(_ x: Int, _ y: Int, _ boxWidth: Int, _ boxHeight: Int, _ colour: TestJPEG.Colour) {
+            canvas.rectangle(
+                x: Double(x) / Double(width),
+                y: Double(y) / Double(height),
+                width: Double(boxWidth) / Double(width),
+                height: Double(boxHeight) / Double(height),
+                colour: colour
+            )
+        }
+        // The frame, the view, the mullions, the sill.
+        fill(left - bar, openingTop - bar, w + 2 * bar, h + 2 * bar, white)
+        canvas.paste(
+            framing(
+                windowPhotos[seed / 6 % 12],
+                columns: 3,
+                rows: 2,
+                stride: 0.6,
+                index: seed % 6,
+                width: w,
+                height: h
+            ),
+            channels: 4,
+            width: w,
+            height: h,
+            left: left,
+            top: openingTop
+        )
+        fill(left + w / 2 - bar / 2, openingTop, bar, h, white)
+        fill(left, openingTop + h / 2 - bar / 2, w, bar, white)
+        fill(left - 2 * bar, openingTop + h + bar, w + 4 * bar, 2 * bar, TestJPEG.Colour(210, 206, 198))
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).
