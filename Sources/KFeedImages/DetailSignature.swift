@@ -30,7 +30,10 @@ import Foundation
 /// (``framedScale``), a way a little over the threshold (``framedAllowance(_:)``) is the same picture when the fine
 /// cells agree (``framedFineThreshold``): the framed copy's coarser cells blur sharp detail. Between the two (a 5 %
 /// border, an 8 % crop), the fine cells must match within an allowance that grows as the scale moves from one
-/// (``betweenFineThreshold(_:)``): menus of one template with other dishes line up at about 0.95.
+/// (``betweenFineThreshold(_:)``): menus of one template with other dishes line up at about 0.95. A placement off
+/// the centre (``shiftedPlacement``) must be borne out by the whole frame's cells, which vote between it and the
+/// frame centred at its scale (``shiftVoteMargin``, ``shiftVoteShare``): a dim scene whose patch of light moved is
+/// not; one that is has its fine cells judged within ``shiftedFineThreshold`` at one scale.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -693,7 +696,17 @@ package struct DetailSignature: Sendable, Hashable {
                     move: 1 / 128,
                     scratch
                 )
-                let (range, fit) = localDifference(inner, outer, placement: placement)
+                var (range, fit, map) = localDifference(inner, outer, placement: placement)
+                // A placement off the centre that would be judged further must be borne out by the whole frame
+                // (a dim scene whose patch of light moved is not); one that is has its fine cells judged within
+                // ``shiftedFineThreshold`` at one scale.
+                var shifted = false
+                if range <= samePictureThreshold + framedAllowance(min(placement.width, placement.height)) {
+                    let vote = shiftVote(inner, outer, placement: placement, map: map)
+                    if !vote.agrees { range = .infinity }
+                    shifted = vote.shifted
+                }
+                let oneScaleFine = shifted ? shiftedFineThreshold : fineThreshold
                 let scale = min(placement.width, placement.height)
                 var strict: Float = 0
                 var distance = range
@@ -720,7 +733,7 @@ package struct DetailSignature: Sendable, Hashable {
                         offset: fit.offset,
                         unclippedFit: atOneScale || between
                     )
-                    if atOneScale, strict <= fineThreshold, let a = inner.finerLightness,
+                    if atOneScale, strict <= oneScaleFine, let a = inner.finerLightness,
                         let b = outer.finerLightness
                     {
                         finerScore = fineDifference(
@@ -734,7 +747,7 @@ package struct DetailSignature: Sendable, Hashable {
                     }
                     distance =
                         atOneScale
-                        ? max(range, strict * samePictureThreshold / fineThreshold)
+                        ? max(range, strict * samePictureThreshold / oneScaleFine)
                         : between
                             ? max(range, strict * samePictureThreshold / betweenFineThreshold(scale))
                             : max(
@@ -929,12 +942,12 @@ package struct DetailSignature: Sendable, Hashable {
     /// `placement` (lightness fitted by gain and offset), over the cells that land in `outer` (the two outer rings
     /// left out); infinity when less than 90 % land. A cell's difference is its distance from the range `outer` spans
     /// within ``tolerance`` of where it lands, channel by channel: an edge a little off costs nothing, a subject that
-    /// is not there costs its whole contrast.
+    /// is not there costs its whole contrast. Also the fit and each cell's difference (NaN where not compared).
     private static func localDifference(
         _ inner: DetailSignature,
         _ outer: DetailSignature,
         placement: Placement
-    ) -> (range: Float, fit: (gain: Float, offset: Float)?) {
+    ) -> (range: Float, fit: (gain: Float, offset: Float)?, map: [Float]) {
         let n = side
         let columns = [-tolerance, 0, tolerance].map {
             Axis(start: placement.x, size: placement.width, cells: n, side: n, nudge: $0)
@@ -954,7 +967,7 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        guard let (gain, offset, _) = fit else { return (.infinity, nil) }
+        guard let (gain, offset, _) = fit else { return (.infinity, nil, []) }
         var difference = [Float](repeating: .nan, count: n * n)
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
         let last = Float(n - 1)
@@ -1029,7 +1042,58 @@ package struct DetailSignature: Sendable, Hashable {
                 }
             }
         }
-        return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset))
+        return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset), difference)
+    }
+
+    /// How far (in the unit square) a placement's frame must lie from where it would be centred at its scale
+    /// before ``shiftVote(_:_:placement:map:)`` asks the whole frame whether that shift is borne out: about 1.3
+    /// cells of 32, past what refining a centred placement moves it.
+    package static let shiftedPlacement: Float = 0.04
+
+    /// By how much (OKLab units × 100) a cell must differ less at one of the two placements to vote for it.
+    package static let shiftVoteMargin: Float = 0.2
+
+    /// The share of the cells voting for the shift that the cells voting for the centred placement must stay
+    /// under for the shift to be borne out.
+    package static let shiftVoteShare: Float = 0.3
+
+    /// The largest fine difference at about one scale (``fineThreshold`` elsewhere) of a placement off the centre
+    /// that the whole frame bears out: a caption band of 12 % above or below a tall picture cropped to the widget
+    /// moves it by about 6 % at a scale of 1, and its fine cells land between the other's.
+    package static let shiftedFineThreshold: Float = 6
+
+    /// Whether the whole frame bears out a placement off the centre: each cell's difference at `placement`
+    /// (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame centred at the same
+    /// scale. A repost whose frame is shifted (a caption band, a crop from one corner) differs less shifted nearly
+    /// everywhere it has detail; a dim scene with a patch of light elsewhere differs less shifted only where the
+    /// patches are, and its dim structure, a little off, votes for the centre. `agrees` is false when the cells
+    /// that differ less centred (by ``shiftVoteMargin``) are ``shiftVoteShare`` or more of those that differ less
+    /// shifted; `shifted` whether the placement was off the centre at all (``shiftedPlacement``).
+    private static func shiftVote(
+        _ inner: DetailSignature,
+        _ outer: DetailSignature,
+        placement: Placement,
+        map: [Float]
+    ) -> (agrees: Bool, shifted: Bool) {
+        let centred = Placement(
+            x: (1 - placement.width) / 2,
+            y: (1 - placement.height) / 2,
+            width: placement.width,
+            height: placement.height
+        )
+        let off = max(abs(placement.x - centred.x), abs(placement.y - centred.y))
+        guard off >= shiftedPlacement, !map.isEmpty else { return (true, false) }
+        let other = localDifference(inner, outer, placement: centred).map
+        guard !other.isEmpty else { return (true, false) }
+        var (forShift, forCentre) = (0, 0)
+        for index in map.indices where !map[index].isNaN && !other[index].isNaN {
+            if map[index] + shiftVoteMargin < other[index] {
+                forShift += 1
+            } else if other[index] + shiftVoteMargin < map[index] {
+                forCentre += 1
+            }
+        }
+        return (Float(forCentre) < shiftVoteShare * Float(forShift), true)
     }
 
     /// The fine lightness difference of `inner` against `outer` at `placement` (both `side` a side, ``fineSide``
