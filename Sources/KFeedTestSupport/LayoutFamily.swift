@@ -1884,11 +1884,17 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         "21-sunset.jpg", "22-bridge.jpg",
     ]
 
+    /// The folder of real photos the photo families are made of: the environment's `KFEED_CORPUS`, default
+    /// `/tmp/kfeed-corpus` (made by `bench/corpus.sh`).
+    package static var corpus: String { ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus" }
+
+    /// Whether the corpus is there (its last photo is): tests of the photo families run only where it is.
+    package static var corpusIsThere: Bool { FileManager.default.fileExists(atPath: corpus + "/24-seeding.jpg") }
+
     /// The RGBX pixels of real photo `name` of the corpus, centre-cropped and resampled to `width`×`height`.
     /// Stops the program with one line saying how to make the corpus when the photo cannot be read.
     private static func photo(_ name: String, width: Int, height: Int) -> [UInt8] {
-        let directory = ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus"
-        let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name)
+        let url = URL(fileURLWithPath: corpus, isDirectory: true).appendingPathComponent(name)
         guard let jpeg = try? Data(contentsOf: url),
             let rgbx = try? JPEGThumbnailer().pixels(of: jpeg, size: ImageSize(width: width, height: height))
         else {
@@ -2167,6 +2173,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         return pixels
     }
 
+    /// Framing `seed` mod 6 of a 3 × 2 grid of framings, each 60 % of its size from the next (about 40 % shared),
+    /// of the (`seed` / 6)th of twelve corpus `photos`: the `fog`, `dusk` and `window` families' views.
+    private static func sixFramings(of photos: [String], seed: Int, width: Int, height: Int) -> [UInt8] {
+        framing(photos[seed / 6 % 12], columns: 3, rows: 2, stride: 0.6, index: seed % 6, width: width, height: height)
+    }
+
     /// The corpus photos the `pan` family frames.
     private static let panPhotos = ["18-life-base.jpg", "12-colorfulcups.jpg", "24-seeding.jpg"]
 
@@ -2200,15 +2212,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
 
     private static func fog(seed: Int, canvas: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
-        let scene = framing(
-            fogPhotos[seed / 6 % 12],
-            columns: 3,
-            rows: 2,
-            stride: 0.6,
-            index: seed % 6,
-            width: width,
-            height: height
-        )
+        let scene = sixFramings(of: fogPhotos, seed: seed, width: width, height: height)
         let haze = [200.0, 204, 210]
         for row in 0..<height {
             let through = 0.3 + 0.25 * Double(row) / Double(height - 1)
@@ -2224,15 +2228,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
 
     private static func dusk(seed: Int, canvas: inout Canvas) {
         let (width, height) = (canvas.width, canvas.height)
-        let scene = framing(
-            duskPhotos[seed / 6 % 12],
-            columns: 3,
-            rows: 2,
-            stride: 0.6,
-            index: seed % 6,
-            width: width,
-            height: height
-        )
+        let scene = sixFramings(of: duskPhotos, seed: seed, width: width, height: height)
         let cast = [0.75, 0.9, 1.15]
         for index in 0..<(width * height) {
             func night(_ channel: Int) -> UInt8 {
@@ -2307,15 +2303,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         // The frame, the view, the mullions, the sill.
         fill(left - bar, openingTop - bar, w + 2 * bar, h + 2 * bar, white)
         canvas.paste(
-            framing(
-                windowPhotos[seed / 6 % 12],
-                columns: 3,
-                rows: 2,
-                stride: 0.6,
-                index: seed % 6,
-                width: w,
-                height: h
-            ),
+            sixFramings(of: windowPhotos, seed: seed, width: w, height: h),
             channels: 4,
             width: w,
             height: h,

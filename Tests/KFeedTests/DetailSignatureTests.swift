@@ -120,14 +120,8 @@ struct DetailSignatureTests {
         #expect(original.isSamePicture(as: copy))
     }
 
-    /// Whether the corpus the photo families are made of is there (`KFEED_CORPUS`, default `/tmp/kfeed-corpus`, made
-    /// by `bench/corpus.sh`); the torch test runs only where it is.
-    private static let corpusIsThere = FileManager.default.fileExists(
-        atPath: (ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus") + "/11-bythewater.jpg"
-    )
-
     @Test(
-        .enabled(if: corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
+        .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [(0, 1), (0, 2), (12, 13), (57, 59)]
     )
     func aDimSceneWhosePatchOfLightMovedIsAnotherPicture(first: Int, second: Int) throws {

@@ -44,14 +44,8 @@ struct LayoutFamilyTests {
         }
     }
 
-    /// Whether the corpus the photo families are made of is there (`KFEED_CORPUS`, default `/tmp/kfeed-corpus`, made
-    /// by `bench/corpus.sh`); the tests of those families run only where it is.
-    private static let corpusIsThere = FileManager.default.fileExists(
-        atPath: (ProcessInfo.processInfo.environment["KFEED_CORPUS"] ?? "/tmp/kfeed-corpus") + "/24-seeding.jpg"
-    )
-
     @Test(
-        .enabled(if: corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
+        .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -68,7 +62,7 @@ struct LayoutFamilyTests {
     /// two framings of a storm's smooth clouds, under fog or darkened, differed in none, and that photo was left out
     /// of both).
     @Test(
-        .enabled(if: corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
+        .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) {
