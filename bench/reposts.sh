@@ -16,7 +16,7 @@
 # extremetuxracer-data, gnome-user-docs, mate-user-guide and scribus-template (all of this was the tuning or an
 # earlier held-out half, whose results have been seen). The held-out half (#9), written on 2026-11-27 from 17:46 UTC
 # by an engineer who did not tune the rule and did not see the rule's branch, before that session's rule was final;
-# not measured: the pan, fog, dusk, mosaic and window families (all five made of real corpus photos: framings of one
+# measured once, 18:44–19:04 (bench/README.md): the pan, fog, dusk, mosaic and window families (all five made of real corpus photos: framings of one
 # big photo that share at most about 45 % of it, scenes in a dense fog, scenes darkened to night, a 6 x 6 mosaic of
 # photo tiles, the view from one window) and 23 pictures of Debian packages no earlier half used (openshot-qt-doc,
 # evolution-common, gthumb-data, shotwell-common, hugin-data, neverball-data, kdenlive-data), each made a JPEG (vips,
@@ -172,7 +172,7 @@ PRIOR8_SOURCES=(usr/share/darktable/style/image-1.jpg "$digikam/about/images/bod
   "$scribus/br2/moon.jpg" "$scribus/br2/nature.jpg" "$scribus/br2/sunset.jpg" "$scribus/menu2/pizza.jpg"
   "$scribus/nl1-bw/kites-bw.png")
 # Held out (written 2026-11-27 from 17:46 by an engineer who did not tune the rule, before that session's rule was
-# final; not measured): real pictures of packages no earlier half used — four figures of OpenShot's manual (its
+# final; measured once, at 18:44): real pictures of packages no earlier half used — four figures of OpenShot's manual (its
 # animated-title dialog with a dark purple preview, the file dialog over the editor, the title editor with a green
 # title card, the clip panel with a glass-globe video frame; dark editor windows), Evolution's help's window overview
 # (a mail window in small type; not its world map, a recoloured rendering of the tuning half's xplanet Earth), three

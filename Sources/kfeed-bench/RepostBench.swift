@@ -15,7 +15,7 @@ import KFeedTestSupport
 /// `cover`, `boarding`, `chat`, `code`, `menu`, `timetable`, `sudoku`, `poster`, `sheet`, `nutrition`,
 /// `crossword`, `ticker`, `shelf`, `inset`, `pasted`, `colourway`, `burst`, `torch`, `puzzle` and `diptych`
 /// ``LayoutFamily`` members (the last seven made of the corpus's real photos, read from `KFEED_CORPUS`), the
-/// bundled sample's pictures, the tuning photos; held out (half #9, not yet measured) — the `pan`, `fog`, `dusk`,
+/// bundled sample's pictures, the tuning photos; held out (half #9, measured once) — the `pan`, `fog`, `dusk`,
 /// `mosaic` and `window` members (all five made of the corpus's real photos) and the held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
