@@ -109,12 +109,7 @@ struct DetailSignatureTests {
         kind: String
     ) throws {
         // A 5 % border and an 8 % crop line up at about 0.91: their fine cells agree within that scale's allowance.
-        let source = try Self.member(family, seed)
-        let original = try Self.signature(source)
-        let copy = try Self.signature(try Repost.copy(source, kind: kind))
-        let way = copy.measured(within: original)
-        let other = original.measured(within: copy)
-        let best = way.distance <= other.distance ? way : other
+        let (original, copy, best) = try Self.repost(family, seed, kind)
         #expect(best.scale > DetailSignature.framedScale && best.scale < DetailSignature.unitScale, "\(best)")
         #expect(best.strict <= DetailSignature.betweenFineThreshold(best.scale), "\(best)")
         #expect(original.isSamePicture(as: copy))
@@ -147,14 +142,29 @@ struct DetailSignatureTests {
         // A caption band of 12 % on a tall picture cropped to the widget moves the frame by about 6 % at a scale of
         // one; the whole frame bears the shift out, and its fine cells, landing between the other's, differ by more
         // than the fine threshold at one scale but within the shifted one (all four were missed before).
-        let source = try Self.member(family, seed)
-        let original = try Self.signature(source)
-        let copy = try Self.signature(try Repost.copy(source, kind: kind))
-        let ways = [original.measured(within: copy), copy.measured(within: original)]
-        let best = try #require(ways.min { $0.distance < $1.distance })
+        let (original, copy, best) = try Self.repost(family, seed, kind)
         #expect(best.scale >= DetailSignature.unitScale, "\(best)")
         #expect(best.strict > DetailSignature.fineThreshold, "\(best)")
         #expect(best.strict <= DetailSignature.shiftedFineThreshold, "\(best)")
         #expect(original.isSamePicture(as: copy))
+    }
+
+    /// Member `seed` of `family` and its repost of `kind` as signatures, and the better of the two ways of measuring
+    /// one within the other (the copy's within the original's when both are as good).
+    private static func repost(
+        _ family: LayoutFamily,
+        _ seed: Int,
+        _ kind: String
+    ) throws -> (
+        original: DetailSignature,
+        copy: DetailSignature,
+        best: (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float)
+    ) {
+        let source = try member(family, seed)
+        let original = try signature(source)
+        let copy = try signature(try Repost.copy(source, kind: kind))
+        let way = copy.measured(within: original)
+        let other = original.measured(within: copy)
+        return (original, copy, way.distance <= other.distance ? way : other)
     }
 }
