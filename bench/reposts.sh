@@ -218,7 +218,7 @@ HELD_SOURCES=(usr/share/doc/HTML/en/marble/routing-4.png usr/share/doc/HTML/en/m
   usr/share/help/C/pitivi/figures/mainwindow.jpg usr/share/help/C/pitivi/figures/codecscontainers.jpg
   usr/share/help/C/pitivi/figures/layers.png "$vipsdoc/owl.jpg" "$vipsdoc/Memtrace.png" "$vipsdoc/Sequence.png"
   "$vipsdoc/interconvert.png" usr/share/doc/HTML/en/gcompris-qt/gcompris-main-menu.png
-  usr/share/doc/HTML/en/gcompris-qt/dataset.png "$stellarium/landscapes/grossmugl/grossmugl_leeberg_crop11.25_2048.png"
+  usr/share/doc/HTML/en/gcompris-qt/dataset.png "$stellarium/landscapes/garching/garching-gl2.png"
   "$stellarium/landscapes/trees/trees_512.png" "$stellarium/landscapes/ocean/ocean9.png"
   "$stellarium/landscapes/hurricane/hurricane1.png" "$stellarium/landscapes/mars/mars.png"
   "$stellarium/landscapes/moon/apollo17.png" "$stellarium/nebulae/default/m51-vasey.png"
