@@ -178,6 +178,31 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// shows the (n mod 6)th of six framings (3 across by 2 down, each 60 % of its size from the next: about 40 %
     /// shared) of the (n / 6)th of twelve corpus photos of outdoor scenes.
     case window
+    /// One person in different poses, as a series of photos of one dancer: a stylised figure (the corpus has no photo
+    /// of a person: a silhouette of a head, a body, two arms and two legs) cut from the corpus's real photo of an
+    /// orange flower (`03-freshflower.jpg`, fitted to a box around the figure, so the figure keeps its own texture
+    /// wherever it stands) on one real backdrop, the corpus's meadow under a mountain (`17-aitzgorri.jpg`): member n
+    /// has the (n mod 12)th of twelve poses (arms down, raised, spread, one waving, a star jump, walking, pointing,
+    /// arms akimbo, a kick, a lunge, cheering, reaching across) at the (n / 12)th of six places (3 across by 2 down
+    /// inside the widget's square), the figure about 48 % of the square high when it stands.
+    case pose
+    /// News cards of one template with different real photos and text: a white card with a red masthead, a real
+    /// photo (the (n / 24)th of three side-by-side thirds, which share no pixel, of the (n mod 24)th corpus photo)
+    /// 42 % of the widget's square high, a seeded section, a three-line seeded headline and a byline.
+    case news
+    /// A teaser series: one dark poster template (a night-blue ground, an arched window, the series' title, a big
+    /// "episode N" and a seeded date) whose window shows a real photo: member n shows the (n / 24)th third of the
+    /// (7n mod 24)th corpus photo and is episode n + 1.
+    case episode
+    /// A dark, low-contrast screen: a music player in a dark theme (near-black ground, dim grey text) whose album art
+    /// is a real photo dimmed to a third of its contrast: member n shows the (n / 24)th third of the (5n mod 24)th
+    /// corpus photo, a seeded title and artist, a seeded place in the track and its time.
+    case player
+    /// Screenshots of one photo viewer with different real photos: a light window (a title bar naming the file, a
+    /// sidebar listing eight seeded file names, one of them selected, a dark pane showing the photo, a status bar of
+    /// its seeded size and exposure) over a blue-grey desktop: member n shows the (n / 24)th third of the (11n mod
+    /// 24)th corpus photo.
+    case viewer
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -379,6 +404,20 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.mosaic(random: &own, canvas: &canvas)
         case .window:
             Self.window(seed: seed, canvas: &canvas)
+        case .pose:
+            Self.pose(seed: seed, canvas: &canvas)
+        case .news:
+            var own = SeededRandom(scrambling: seed &+ 120_001)
+            Self.news(seed: seed, random: &own, canvas: &canvas)
+        case .episode:
+            var own = SeededRandom(scrambling: seed &+ 120_002)
+            Self.episode(seed: seed, random: &own, canvas: &canvas)
+        case .player:
+            var own = SeededRandom(scrambling: seed &+ 120_003)
+            Self.player(seed: seed, random: &own, canvas: &canvas)
+        case .viewer:
+            var own = SeededRandom(scrambling: seed &+ 120_004)
+            Self.viewer(seed: seed, random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -2313,6 +2352,417 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         fill(left + w / 2 - bar / 2, openingTop, bar, h, white)
         fill(left, openingTop + h / 2 - bar / 2, w, bar, white)
         fill(left - 2 * bar, openingTop + h + bar, w + 4 * bar, 2 * bar, TestJPEG.Colour(210, 206, 198))
+    }
+
+    /// A rectangle given in fractions of the square a `small` widget crops to (`x`, `y` from its top left corner),
+    /// in the fractions of the whole canvas that `Canvas.rectangle` and `write` take.
+    private static func inSquare(
+        _ canvas: Canvas,
+        x: Double,
+        y: Double,
+        w: Double,
+        h: Double
+    ) -> (x: Double, y: Double, w: Double, h: Double) {
+        let (side, left, top) = widgetSquare(canvas)
+        let (width, height, size) = (Double(canvas.width), Double(canvas.height), Double(side))
+        return (
+            (Double(left) + x * size) / width, (Double(top) + y * size) / height, w * size / width, h * size / height
+        )
+    }
+
+    /// A rectangle of `colour` given in fractions of the widget's square.
+    private static func fillSquare(
+        _ x: Double,
+        _ y: Double,
+        _ w: Double,
+        _ h: Double,
+        _ colour: TestJPEG.Colour,
+        canvas: inout Canvas
+    ) {
+        let box = inSquare(canvas, x: x, y: y, w: w, h: h)
+        canvas.rectangle(x: box.x, y: box.y, width: box.w, height: box.h, colour: colour)
+    }
+
+    /// `lines` written in a box given in fractions of the widget's square, at a pixel size of `size` × the square's
+    /// side.
+    private static func writeInSquare(
+        _ lines: [String],
+        x: Double,
+        y: Double,
+        w: Double,
+        h: Double,
+        size: Double,
+        ink: TestJPEG.Colour,
+        paper: TestJPEG.Colour,
+        canvas: inout Canvas
+    ) {
+        let box = inSquare(canvas, x: x, y: y, w: w, h: h)
+        let (side, _, _) = widgetSquare(canvas)
+        write(
+            lines,
+            x: box.x,
+            y: box.y,
+            w: box.w,
+            h: box.h,
+            size: size * Double(side) / Double(canvas.width),
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+    }
+
+    /// The `part`th (0, 1 or 2, left to right) of three side-by-side thirds of the corpus photo `name`, which share
+    /// no pixel, each `width`×`height`: RGBX pixels.
+    private static func photoThird(_ name: String, part: Int, width: Int, height: Int) -> [UInt8] {
+        let whole = photo(name, width: 3 * width, height: height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            let source = (row * 3 * width + part * width) * 4
+            pixels[(row * width * 4)..<((row + 1) * width * 4)] = whole[source..<(source + width * 4)]
+        }
+        return pixels
+    }
+
+    /// The pose family's poses: each limb's angle from hanging straight down, in degrees, outwards (away from the
+    /// body's middle) positive: left arm, right arm, left leg, right leg.
+    private static let poses: [(leftArm: Double, rightArm: Double, leftLeg: Double, rightLeg: Double)] = [
+        (8, 8, 4, 4),  // standing, arms down
+        (160, 160, 4, 4),  // arms raised
+        (90, 90, 4, 4),  // arms spread
+        (8, 150, 4, 4),  // waving
+        (130, 130, 32, 32),  // a star jump
+        (-30, 35, 28, -22),  // walking
+        (10, 92, 14, 14),  // pointing
+        (40, 40, 12, 12),  // arms akimbo
+        (60, 60, 4, 85),  // a kick
+        (95, 25, 50, 4),  // a lunge
+        (175, 110, 16, 40),  // cheering
+        (-60, 125, 4, 24),  // reaching across
+    ]
+
+    private static func pose(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        pasteBackdrop("17-aitzgorri.jpg", canvas: &canvas)
+        let (side, squareLeft, top) = widgetSquare(canvas)
+        let pose = poses[seed % 12]
+        let place = seed / 12 % 6
+        // The figure's box: 46 % of the square high, 40 % wide, its top left at one of six places.
+        let (boxWidth, boxHeight) = (side * 40 / 100, side * 46 / 100)
+        let boxLeft = squareLeft + side * [4, 30, 56][place % 3] / 100
+        let boxTop = top + side * [5, 50][place / 3] / 100
+        // The figure drawn white on black, then filled with the flower's texture.
+        var mask = Canvas(width: width, height: height)
+        let (scale, unit) = (Double(side) / Double(min(width, height)), Double(side))
+        let centreX = Double(boxLeft) + Double(boxWidth) / 2
+        let white = TestJPEG.Colour(255, 255, 255)
+        func point(_ x: Double, _ y: Double) -> (Double, Double) {
+            (x / Double(width), y / Double(height))
+        }
+        let headY = Double(boxTop) + 0.06 * unit
+        let (head, body) = (point(centreX, headY), point(centreX, headY + 0.15 * unit))
+        mask.ellipse(x: head.0, y: head.1, radiusX: 0.045 * scale, radiusY: 0.055 * scale, angle: 0, colour: white)
+        mask.box(x: body.0, y: body.1, halfWidth: 0.05 * scale, halfHeight: 0.095 * scale, angle: 0, colour: white)
+        func limb(fromX x: Double, fromY y: Double, degrees: Double, outwards: Double, length: Double) {
+            // Outwards is to the left for the left limbs; the limb's box turned so that it points that way.
+            let turn = outwards * degrees * Double.pi / 180
+            let (dx, dy) = (sin(turn) * length * unit / 2, cos(turn) * length * unit / 2)
+            let centre = point(x + dx, y + dy)
+            mask.box(
+                x: centre.0,
+                y: centre.1,
+                halfWidth: 0.022 * scale,
+                halfHeight: length / 2 * scale,
+                angle: -turn,
+                colour: white
+            )
+        }
+        let shoulderY = headY + 0.085 * unit
+        let hipY = headY + 0.235 * unit
+        limb(fromX: centreX - 0.045 * unit, fromY: shoulderY, degrees: pose.leftArm, outwards: -1, length: 0.16)
+        limb(fromX: centreX + 0.045 * unit, fromY: shoulderY, degrees: pose.rightArm, outwards: 1, length: 0.16)
+        limb(fromX: centreX - 0.025 * unit, fromY: hipY, degrees: pose.leftLeg, outwards: -1, length: 0.19)
+        limb(fromX: centreX + 0.025 * unit, fromY: hipY, degrees: pose.rightLeg, outwards: 1, length: 0.19)
+        // The texture: the flower photo over a box around the figure (its reach: a limb's length each way).
+        let reach = Int(0.2 * unit)
+        let (textureLeft, textureTop) = (boxLeft - reach, boxTop - reach)
+        let (textureWidth, textureHeight) = (boxWidth + 2 * reach, boxHeight + 2 * reach)
+        let texture = photo("03-freshflower.jpg", width: textureWidth, height: textureHeight)
+        for row in max(0, textureTop)..<min(height, textureTop + textureHeight) {
+            for column in max(0, textureLeft)..<min(width, textureLeft + textureWidth)
+            where mask.pixels[(row * width + column) * 3] == 255 {
+                let source = ((row - textureTop) * textureWidth + column - textureLeft) * 4
+                canvas.set(column, row, TestJPEG.Colour(texture[source], texture[source + 1], texture[source + 2]))
+            }
+        }
+    }
+
+    /// Words the text families' seeded headlines, titles and names are made of.
+    private static let headlineWords = [
+        "city", "council", "votes", "new", "bridge", "plan", "storm", "season", "record", "harvest", "river", "market",
+        "opens", "after", "years", "local", "team", "wins", "final", "school", "festival", "returns", "rail", "line",
+        "delayed", "museum", "finds", "rare", "summer", "crowds", "coast", "park", "mayor", "budget", "night", "trains",
+    ]
+
+    private static func news(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(232, 232, 236))
+        let (white, red, ink) = (
+            TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(196, 30, 40), TestJPEG.Colour(28, 28, 32)
+        )
+        fillSquare(0.05, 0.03, 0.9, 0.94, white, canvas: &canvas)
+        fillSquare(0.05, 0.03, 0.9, 0.1, red, canvas: &canvas)
+        writeInSquare(
+            ["the daily courier"],
+            x: 0.08,
+            y: 0.03,
+            w: 0.84,
+            h: 0.1,
+            size: 0.055,
+            ink: white,
+            paper: red,
+            canvas: &canvas
+        )
+        let (w, h) = (side * 84 / 100, side * 42 / 100)
+        let at = inSquare(canvas, x: 0.08, y: 0.145, w: 0, h: 0)
+        canvas.paste(
+            photoThird(corpusPhotos[seed % 24], part: seed / 24 % 3, width: w, height: h),
+            channels: 4,
+            width: w,
+            height: h,
+            left: Int(at.x * Double(width)),
+            top: Int(at.y * Double(height))
+        )
+        let sections = ["world", "local", "sport", "science", "culture", "business", "weather", "travel"]
+        let section = sections[Int(random.next() % UInt64(sections.count))]
+        writeInSquare(
+            [section],
+            x: 0.08,
+            y: 0.57,
+            w: 0.5,
+            h: 0.065,
+            size: 0.04,
+            ink: red,
+            paper: white,
+            canvas: &canvas
+        )
+        let headline = lines(3, words: 2...3, from: headlineWords, random: &random)
+        writeInSquare(
+            headline,
+            x: 0.08,
+            y: 0.63,
+            w: 0.84,
+            h: 0.26,
+            size: 0.056,
+            ink: ink,
+            paper: white,
+            canvas: &canvas
+        )
+        let names = ["ana ruiz", "tom okafor", "li wei", "sara berg", "max kuhn", "ines costa", "omar haddad"]
+        let byline =
+            "by \(names[Int(random.next() % UInt64(names.count))])  ·  \(1 + random.next() % 11) h ago"
+        writeInSquare(
+            [byline],
+            x: 0.08,
+            y: 0.89,
+            w: 0.84,
+            h: 0.06,
+            size: 0.035,
+            ink: TestJPEG.Colour(120, 120, 128),
+            paper: white,
+            canvas: &canvas
+        )
+    }
+
+    private static func episode(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.gradient(from: TestJPEG.Colour(12, 16, 34), to: TestJPEG.Colour(40, 18, 48))
+        // The arched window: a rectangle topped by a half disc, 56 % of the square wide and 52 % high.
+        let (w, h) = (side * 56 / 100, side * 52 / 100)
+        let at = inSquare(canvas, x: 0.22, y: 0.05, w: 0, h: 0)
+        let (left, top) = (Int(at.x * Double(width)), Int(at.y * Double(height)))
+        let view = photoThird(corpusPhotos[seed * 7 % 24], part: seed / 24 % 3, width: w, height: h)
+        let radius = Double(w) / 2
+        let gold = TestJPEG.Colour(232, 190, 96)
+        for row in 0..<h {
+            for column in 0..<w {
+                let (dx, dy) = (Double(column) + 0.5 - radius, Double(row) + 0.5 - radius)
+                guard row >= Int(radius) || dx * dx + dy * dy <= radius * radius else { continue }
+                let source = (row * w + column) * 4
+                canvas.set(left + column, top + row, TestJPEG.Colour(view[source], view[source + 1], view[source + 2]))
+            }
+        }
+        let ground = TestJPEG.Colour(26, 17, 41)
+        writeInSquare(
+            ["the long way home"],
+            x: 0.1,
+            y: 0.6,
+            w: 0.8,
+            h: 0.08,
+            size: 0.05,
+            ink: TestJPEG.Colour(220, 220, 232),
+            paper: ground,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["episode \(seed + 1)"],
+            x: 0.1,
+            y: 0.68,
+            w: 0.8,
+            h: 0.17,
+            size: 0.1,
+            ink: gold,
+            paper: ground,
+            canvas: &canvas
+        )
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        let date = "fri \(1 + random.next() % 28) \(months[Int(random.next() % 12)])  ·  \(7 + random.next() % 4) pm"
+        writeInSquare(
+            [date],
+            x: 0.1,
+            y: 0.85,
+            w: 0.8,
+            h: 0.08,
+            size: 0.045,
+            ink: TestJPEG.Colour(170, 170, 190),
+            paper: TestJPEG.Colour(32, 17, 44),
+            canvas: &canvas
+        )
+    }
+
+    private static func player(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        let ground = TestJPEG.Colour(20, 20, 24)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        // The album art, dimmed: each channel 18 + a third of its level.
+        let art = side * 58 / 100
+        let at = inSquare(canvas, x: 0.21, y: 0.06, w: 0, h: 0)
+        let (left, top) = (Int(at.x * Double(width)), Int(at.y * Double(height)))
+        let view = photoThird(corpusPhotos[seed * 5 % 24], part: seed / 24 % 3, width: art, height: art)
+        for row in 0..<art {
+            for column in 0..<art {
+                let source = (row * art + column) * 4
+                func dim(_ value: UInt8) -> UInt8 { UInt8(18 + Int(value) / 3) }
+                canvas.set(
+                    left + column,
+                    top + row,
+                    TestJPEG.Colour(dim(view[source]), dim(view[source + 1]), dim(view[source + 2]))
+                )
+            }
+        }
+        let title = lines(1, words: 2...3, from: headlineWords, random: &random)
+        let artists = ["the quiet hours", "nora vale", "low tide", "ember and ash", "kai moreno", "the late lines"]
+        let artist = artists[Int(random.next() % UInt64(artists.count))]
+        let grey = TestJPEG.Colour(92, 92, 100)
+        writeInSquare(title, x: 0.1, y: 0.665, w: 0.8, h: 0.09, size: 0.05, ink: grey, paper: ground, canvas: &canvas)
+        writeInSquare(
+            [artist],
+            x: 0.1,
+            y: 0.755,
+            w: 0.8,
+            h: 0.065,
+            size: 0.038,
+            ink: TestJPEG.Colour(64, 64, 72),
+            paper: ground,
+            canvas: &canvas
+        )
+        // The track's bar, its place in it and the time.
+        let played = 0.05 + random.unit() * 0.9
+        fillSquare(0.1, 0.84, 0.8, 0.012, TestJPEG.Colour(46, 46, 52), canvas: &canvas)
+        fillSquare(0.1, 0.84, 0.8 * played, 0.012, TestJPEG.Colour(84, 84, 92), canvas: &canvas)
+        let seconds = Int(played * 240)
+        writeInSquare(
+            ["\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60)"],
+            x: 0.1,
+            y: 0.87,
+            w: 0.3,
+            h: 0.06,
+            size: 0.035,
+            ink: TestJPEG.Colour(64, 64, 72),
+            paper: ground,
+            canvas: &canvas
+        )
+        for control in 0..<3 {
+            let centre = inSquare(canvas, x: 0.4 + Double(control) * 0.1, y: 0.93, w: 0, h: 0)
+            canvas.disc(
+                x: centre.x,
+                y: centre.y,
+                radius: (control == 1 ? 0.03 : 0.018) * Double(side) / Double(min(width, height)),
+                colour: TestJPEG.Colour(60, 60, 68)
+            )
+        }
+    }
+
+    private static func viewer(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.gradient(from: TestJPEG.Colour(70, 84, 110), to: TestJPEG.Colour(40, 48, 66))
+        let (bar, paper, ink, pane) = (
+            TestJPEG.Colour(222, 222, 226), TestJPEG.Colour(246, 246, 248), TestJPEG.Colour(40, 40, 46),
+            TestJPEG.Colour(44, 44, 48)
+        )
+        fillSquare(0.02, 0.04, 0.96, 0.92, paper, canvas: &canvas)
+        fillSquare(0.02, 0.04, 0.96, 0.07, bar, canvas: &canvas)
+        let number = 1000 + Int(random.next() % 9000)
+        writeInSquare(
+            ["img_\(number).jpg - photos"],
+            x: 0.2,
+            y: 0.05,
+            w: 0.6,
+            h: 0.055,
+            size: 0.035,
+            ink: ink,
+            paper: bar,
+            canvas: &canvas
+        )
+        for (index, colour) in [(200, 70, 60), (220, 170, 50), (90, 170, 80)].enumerated() {
+            let centre = inSquare(canvas, x: 0.05 + Double(index) * 0.035, y: 0.075, w: 0, h: 0)
+            canvas.disc(
+                x: centre.x,
+                y: centre.y,
+                radius: 0.011 * Double(side) / Double(min(width, height)),
+                colour: TestJPEG.Colour(UInt8(colour.0), UInt8(colour.1), UInt8(colour.2))
+            )
+        }
+        // The sidebar: eight file names, the member's selected.
+        let selected = Int(random.next() % 8)
+        for row in 0..<8 {
+            let name = "img_\(number - selected + row).jpg"
+            let y = 0.14 + Double(row) * 0.065
+            let back = row == selected ? TestJPEG.Colour(60, 110, 200) : paper
+            fillSquare(0.03, y, 0.25, 0.06, back, canvas: &canvas)
+            writeInSquare(
+                [name],
+                x: 0.035,
+                y: y + 0.003,
+                w: 0.24,
+                h: 0.055,
+                size: 0.03,
+                ink: row == selected ? TestJPEG.Colour(255, 255, 255) : ink,
+                paper: back,
+                canvas: &canvas
+            )
+        }
+        // The pane and the photo in it.
+        fillSquare(0.29, 0.12, 0.68, 0.72, pane, canvas: &canvas)
+        let (w, h) = (side * 64 / 100, side * 62 / 100)
+        let at = inSquare(canvas, x: 0.31, y: 0.17, w: 0, h: 0)
+        canvas.paste(
+            photoThird(corpusPhotos[seed * 11 % 24], part: seed / 24 % 3, width: w, height: h),
+            channels: 4,
+            width: w,
+            height: h,
+            left: Int(at.x * Double(width)),
+            top: Int(at.y * Double(height))
+        )
+        let stops = ["f/1.8", "f/2.8", "f/4", "f/5.6", "f/8", "f/11"]
+        let status =
+            "4032 x 3024  ·  \(1 + random.next() % 9).\(random.next() % 10) mb  ·  "
+            + "\(stops[Int(random.next() % 6)])  1/\(60 << (random.next() % 5))  iso \(100 << (random.next() % 4))"
+        fillSquare(0.02, 0.86, 0.96, 0.1, bar, canvas: &canvas)
+        writeInSquare([status], x: 0.04, y: 0.88, w: 0.92, h: 0.06, size: 0.032, ink: ink, paper: bar, canvas: &canvas)
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

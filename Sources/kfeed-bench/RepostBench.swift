@@ -13,10 +13,11 @@ import KFeedTestSupport
 /// `teaser`, `night`, `flat`, `text`, `quote`, `product`, `collage`, `spotlight`, `meme`, `post`, `chart`, `map`,
 /// `ticket`, `slide`, `weather`, `calendar`, `scorecard`, `receipt`, `lyrics`, `leaderboard`, `grid`, `chess`,
 /// `cover`, `boarding`, `chat`, `code`, `menu`, `timetable`, `sudoku`, `poster`, `sheet`, `nutrition`,
-/// `crossword`, `ticker`, `shelf`, `inset`, `pasted`, `colourway`, `burst`, `torch`, `puzzle` and `diptych`
-/// ``LayoutFamily`` members (the last seven made of the corpus's real photos, read from `KFEED_CORPUS`), the
-/// bundled sample's pictures, the tuning photos; held out (half #9, measured once) — the `pan`, `fog`, `dusk`,
-/// `mosaic` and `window` members (all five made of the corpus's real photos) and the held-out photos; in each
+/// `crossword`, `ticker`, `shelf`, `inset`, `pasted`, `colourway`, `burst`, `torch`, `puzzle`, `diptych`, `pan`,
+/// `fog`, `dusk`, `mosaic` and `window` ``LayoutFamily`` members (the last twelve made of the corpus's real photos,
+/// read from `KFEED_CORPUS`), the bundled sample's pictures, the tuning photos; held out (half #10, not measured) —
+/// the `pose`, `news`, `episode`, `player` and `viewer` members (all five made of the corpus's real photos) and the
+/// held-out photos; in each
 /// half also four overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene
 /// framed four ways. Must be called the same: every ``Repost`` kind of every photo and of the first four members
 /// of each family of the half. Prints per family and per half the pairs, the
@@ -106,9 +107,10 @@ enum RepostBench {
                 .stage, .tint, .backdrop, .teaser, .night, .flat, .text, .quote, .product, .collage, .spotlight, .meme,
                 .post, .chart, .map, .ticket, .slide, .weather, .calendar, .scorecard, .receipt, .lyrics, .leaderboard,
                 .grid, .chess, .cover, .boarding, .chat, .code, .menu, .timetable, .sudoku, .poster, .sheet, .nutrition,
-                .crossword, .ticker, .shelf, .inset, .pasted, .colourway, .burst, .torch, .puzzle, .diptych,
+                .crossword, .ticker, .shelf, .inset, .pasted, .colourway, .burst, .torch, .puzzle, .diptych, .pan,
+                .fog, .dusk, .mosaic, .window,
             ],
-            .heldOut: [.pan, .fog, .dusk, .mosaic, .window],
+            .heldOut: [.pose, .news, .episode, .player, .viewer],
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {

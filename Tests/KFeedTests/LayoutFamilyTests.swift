@@ -5,9 +5,10 @@ import Testing
 /// The look-alike families' members as pictures, without judging them by the repost rule (that is the repost
 /// benchmark's work): one seed always draws the same pixels, and members differ inside the square a `small` widget
 /// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` and `pasted` families are left
-/// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8) and `pan`, `fog`, `dusk`, `mosaic` and
-/// `window` (held-out half #9), made of the corpus's real photos too, are tested where the corpus is (all 72 members
-/// of each, pair by pair), and skipped where it is not.
+/// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8), `pan`, `fog`, `dusk`, `mosaic` and
+/// `window` (half #9) and `pose`, `news`, `episode`, `player` and `viewer` (held-out half #10), made of the corpus's
+/// real photos too, are tested where the corpus is (all 72 members of each, pair by pair), and skipped where it is
+/// not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
@@ -46,7 +47,10 @@ struct LayoutFamilyTests {
 
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
-        arguments: [LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window]
+        arguments: [
+            LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
+            .pose, .news, .episode, .player, .viewer,
+        ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
         let first = family.picture(seed: 41, width: Self.width, height: Self.height)
@@ -60,10 +64,14 @@ struct LayoutFamilyTests {
     /// under fog or darkened to night must still leave a visible difference in the crop: a patch of 1,000 pixels
     /// (about 32 × 32) that differ by more than 24 levels in a channel (two dusky glazes 30° apart differ by about 35;
     /// two framings of a storm's smooth clouds, under fog or darkened, differed in none, and that photo was left out
-    /// of both).
+    /// of both). So must one figure in two poses at one place, and two cards, posters, dimmed album covers or viewer
+    /// screenshots of one template showing two thirds of one photo or two photos, each with its own text.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
-        arguments: [LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window]
+        arguments: [
+            LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
+            .pose, .news, .episode, .player, .viewer,
+        ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) {
         let members = (0..<72).map { family.picture(seed: $0, width: Self.width, height: Self.height) }
