@@ -2414,13 +2414,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// The `part`th (0, 1 or 2, left to right) of three side-by-side thirds of the corpus photo `name`, which share
     /// no pixel, each `width`×`height`: RGBX pixels.
     private static func photoThird(_ name: String, part: Int, width: Int, height: Int) -> [UInt8] {
-        let whole = photo(name, width: 3 * width, height: height)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        for row in 0..<height {
-            let source = (row * 3 * width + part * width) * 4
-            pixels[(row * width * 4)..<((row + 1) * width * 4)] = whole[source..<(source + width * 4)]
-        }
-        return pixels
+        framing(name, columns: 3, rows: 1, stride: 1, index: part, width: width, height: height)
     }
 
     /// The pose family's poses: each limb's angle from hanging straight down, in degrees, outwards (away from the
