@@ -2370,6 +2370,13 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         )
     }
 
+    /// The pixel at `x`, `y` (fractions of the widget's square from its top left corner): where a picture pasted there
+    /// starts.
+    private static func pixelInSquare(_ canvas: Canvas, x: Double, y: Double) -> (left: Int, top: Int) {
+        let at = inSquare(canvas, x: x, y: y, w: 0, h: 0)
+        return (Int(at.x * Double(canvas.width)), Int(at.y * Double(canvas.height)))
+    }
+
     /// A rectangle of `colour` given in fractions of the widget's square.
     private static func fillSquare(
         _ x: Double,
@@ -2446,7 +2453,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let boxTop = top + side * [5, 50][place / 3] / 100
         // The figure drawn white on black, then filled with the flower's texture.
         var mask = Canvas(width: width, height: height)
-        let (scale, unit) = (Double(side) / Double(min(width, height)), Double(side))
+        let unit = Double(side)
         let centreX = Double(boxLeft) + Double(boxWidth) / 2
         let white = TestJPEG.Colour(255, 255, 255)
         func point(_ x: Double, _ y: Double) -> (Double, Double) {
@@ -2454,8 +2461,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         }
         let headY = Double(boxTop) + 0.06 * unit
         let (head, body) = (point(centreX, headY), point(centreX, headY + 0.15 * unit))
-        mask.ellipse(x: head.0, y: head.1, radiusX: 0.045 * scale, radiusY: 0.055 * scale, angle: 0, colour: white)
-        mask.box(x: body.0, y: body.1, halfWidth: 0.05 * scale, halfHeight: 0.095 * scale, angle: 0, colour: white)
+        mask.ellipse(x: head.0, y: head.1, radiusX: 0.045, radiusY: 0.055, angle: 0, colour: white)
+        mask.box(x: body.0, y: body.1, halfWidth: 0.05, halfHeight: 0.095, angle: 0, colour: white)
         func limb(fromX x: Double, fromY y: Double, degrees: Double, outwards: Double, length: Double) {
             // Outwards is to the left for the left limbs; the limb's box turned so that it points that way.
             let turn = outwards * degrees * Double.pi / 180
@@ -2464,8 +2471,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             mask.box(
                 x: centre.0,
                 y: centre.1,
-                halfWidth: 0.022 * scale,
-                halfHeight: length / 2 * scale,
+                halfWidth: 0.022,
+                halfHeight: length / 2,
                 angle: -turn,
                 colour: white
             )
@@ -2498,7 +2505,6 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     ]
 
     private static func news(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
-        let (width, height) = (canvas.width, canvas.height)
         let (side, _, _) = widgetSquare(canvas)
         canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(232, 232, 236))
         let (white, red, ink) = (
@@ -2518,14 +2524,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             canvas: &canvas
         )
         let (w, h) = (side * 84 / 100, side * 42 / 100)
-        let at = inSquare(canvas, x: 0.08, y: 0.145, w: 0, h: 0)
+        let (left, top) = pixelInSquare(canvas, x: 0.08, y: 0.145)
         canvas.paste(
             photoThird(corpusPhotos[seed % 24], part: seed / 24 % 3, width: w, height: h),
             channels: 4,
             width: w,
             height: h,
-            left: Int(at.x * Double(width)),
-            top: Int(at.y * Double(height))
+            left: left,
+            top: top
         )
         let sections = ["world", "local", "sport", "science", "culture", "business", "weather", "travel"]
         let section = sections[Int(random.next() % UInt64(sections.count))]
@@ -2569,13 +2575,11 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     }
 
     private static func episode(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
-        let (width, height) = (canvas.width, canvas.height)
         let (side, _, _) = widgetSquare(canvas)
         canvas.gradient(from: TestJPEG.Colour(12, 16, 34), to: TestJPEG.Colour(40, 18, 48))
         // The arched window: a rectangle topped by a half disc, 56 % of the square wide and 52 % high.
         let (w, h) = (side * 56 / 100, side * 52 / 100)
-        let at = inSquare(canvas, x: 0.22, y: 0.05, w: 0, h: 0)
-        let (left, top) = (Int(at.x * Double(width)), Int(at.y * Double(height)))
+        let (left, top) = pixelInSquare(canvas, x: 0.22, y: 0.05)
         let view = photoThird(corpusPhotos[seed * 7 % 24], part: seed / 24 % 3, width: w, height: h)
         let radius = Double(w) / 2
         let gold = TestJPEG.Colour(232, 190, 96)
@@ -2626,14 +2630,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     }
 
     private static func player(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
-        let (width, height) = (canvas.width, canvas.height)
         let (side, _, _) = widgetSquare(canvas)
         let ground = TestJPEG.Colour(20, 20, 24)
         canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
         // The album art, dimmed: each channel 18 + a third of its level.
         let art = side * 58 / 100
-        let at = inSquare(canvas, x: 0.21, y: 0.06, w: 0, h: 0)
-        let (left, top) = (Int(at.x * Double(width)), Int(at.y * Double(height)))
+        let (left, top) = pixelInSquare(canvas, x: 0.21, y: 0.06)
         let view = photoThird(corpusPhotos[seed * 5 % 24], part: seed / 24 % 3, width: art, height: art)
         for row in 0..<art {
             for column in 0..<art {
@@ -2683,14 +2685,13 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             canvas.disc(
                 x: centre.x,
                 y: centre.y,
-                radius: (control == 1 ? 0.03 : 0.018) * Double(side) / Double(min(width, height)),
+                radius: control == 1 ? 0.03 : 0.018,
                 colour: TestJPEG.Colour(60, 60, 68)
             )
         }
     }
 
     private static func viewer(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
-        let (width, height) = (canvas.width, canvas.height)
         let (side, _, _) = widgetSquare(canvas)
         canvas.gradient(from: TestJPEG.Colour(70, 84, 110), to: TestJPEG.Colour(40, 48, 66))
         let (bar, paper, ink, pane) = (
@@ -2716,7 +2717,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             canvas.disc(
                 x: centre.x,
                 y: centre.y,
-                radius: 0.011 * Double(side) / Double(min(width, height)),
+                radius: 0.011,
                 colour: TestJPEG.Colour(UInt8(colour.0), UInt8(colour.1), UInt8(colour.2))
             )
         }
@@ -2742,14 +2743,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         // The pane and the photo in it.
         fillSquare(0.29, 0.12, 0.68, 0.72, pane, canvas: &canvas)
         let (w, h) = (side * 64 / 100, side * 62 / 100)
-        let at = inSquare(canvas, x: 0.31, y: 0.17, w: 0, h: 0)
+        let (left, top) = pixelInSquare(canvas, x: 0.31, y: 0.17)
         canvas.paste(
             photoThird(corpusPhotos[seed * 11 % 24], part: seed / 24 % 3, width: w, height: h),
             channels: 4,
             width: w,
             height: h,
-            left: Int(at.x * Double(width)),
-            top: Int(at.y * Double(height))
+            left: left,
+            top: top
         )
         let stops = ["f/1.8", "f/2.8", "f/4", "f/5.6", "f/8", "f/11"]
         let status =
