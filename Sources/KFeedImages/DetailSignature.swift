@@ -308,12 +308,15 @@ package struct DetailSignature: Sendable, Hashable {
             && Self.inner(inner, within: outer, coarseBound: coarseBound).distance <= samePictureThreshold
     }
 
+    /// One way of the comparison as ``measured(within:)`` reports it.
+    package typealias Way = (
+        distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float
+    )
+
     /// One way of the comparison, for measuring the screens (`kfeed-bench reposts --dump`): this picture's frame
     /// placed within `other`'s, its local difference (``distance(to:)`` is the smaller of the two ways), the
     /// screen's score (``screenBound``) and the best coarse score (``coarseBound``).
-    package func measured(
-        within other: DetailSignature
-    ) -> (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float) {
+    package func measured(within other: DetailSignature) -> Way {
         let way = Self.inner(self, within: other)
         return (
             way.distance, Self.screen(self, within: other), way.coarse, way.range, way.strict, way.scale, way.finer

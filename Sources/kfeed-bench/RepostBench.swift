@@ -367,9 +367,7 @@ enum RepostBench {
     }
 
     /// One way of a pair (``DetailSignature/measured(within:)``) as the dump writes it, after a tab.
-    static func dumpWay(
-        _ way: (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float)
-    ) -> String {
+    static func dumpWay(_ way: DetailSignature.Way) -> String {
         "\tway \(dumpNumber(way.distance)) screen \(dumpNumber(way.screen)) coarse \(dumpNumber(way.coarse))"
             + " range \(dumpNumber(way.range)) strict \(dumpNumber(way.strict)) scale \(dumpNumber(way.scale))"
             + " finer \(dumpNumber(way.finer))"

@@ -158,7 +158,7 @@ struct DetailSignatureTests {
     ) throws -> (
         original: DetailSignature,
         copy: DetailSignature,
-        best: (distance: Float, screen: Float, coarse: Float, range: Float, strict: Float, scale: Float, finer: Float)
+        best: DetailSignature.Way
     ) {
         let source = try member(family, seed)
         let original = try signature(source)
