@@ -124,6 +124,30 @@ struct RefresherRendersTests {
         }
     }
 
+    /// The caption band's avatar is read from the file the refresh itself writes: every render of a new cache is
+    /// named (and drawn) for its avatar, never for a caption without it (which the next run would make again).
+    /// Four fresh caches, since a render that raced the avatar's write would fail this only now and then.
+    @Test func theFirstRendersOfANewCacheCarryTheirAvatars() async throws {
+        for _ in 0..<4 {
+            try await TemporaryDirectory.withAsync { directory in
+                let refresher = try Self.refresher(directory, transport: try Self.transport(), profiles: ["grey4"])
+                let (manifest, _) = try Self.refreshed(try await refresher.refresh(now: Self.t0))
+                let profile = try DisplayProfile(parsing: "grey4")
+                for entry in manifest.entries {
+                    let avatar = try #require(entry.author.avatar.flatMap { refresher.store.data(at: $0) })
+                    let render = EntryRender(
+                        entry,
+                        profile: profile,
+                        captions: true,
+                        timeZone: refresher.settings.timeZone,
+                        avatar: avatar
+                    )
+                    #expect(entry.renders?["grey4"] == render?.path)
+                }
+            }
+        }
+    }
+
     @Test func anEntryWithoutItsPictureRendersThePlaceholderCard() async throws {
         try await TemporaryDirectory.withAsync { directory in
             let refresher = try Self.refresher(

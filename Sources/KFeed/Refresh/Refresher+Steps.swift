@@ -246,6 +246,9 @@ extension Refresher {
         // had, and only placeholders would repeat).
         guard !full.entries.isEmpty else { return .nothingToShow(full) }
         var summary = fetchSummary
+        // A render's caption band draws the post's avatar from its file in avatars/: the pictures' writes end first
+        // (a render made without it would be named for a caption without the avatar, and made again next run).
+        if !settings.profiles.isEmpty && settings.captions { try await writes.wait() }
         let rendered: Manifest
         (rendered, summary.rendered) = try await withDeadline(deadline) {
             try await renderDisplays(of: full, with: connection.images)
