@@ -1,5 +1,6 @@
 import Foundation
 import KFeedImages
+import Synchronization
 
 /// Families of pictures that share one composition and differ in colour and content, as a teaser series or a
 /// fan-sign set does: distinct pictures to a viewer that a grey layout hash calls alike. Tests and the repost
@@ -1933,6 +1934,28 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// The RGBX pixels of real photo `name` of the corpus, centre-cropped and resampled to `width`×`height`.
     /// Stops the program with one line saying how to make the corpus when the photo cannot be read.
     private static func photo(_ name: String, width: Int, height: Int) -> [UInt8] {
+        let key = "\(name) \(width)x\(height)"
+        if let pixels = decodedPhotos.withLock({ $0.pixels[key] }) { return pixels }
+        let pixels = decodedPhoto(name, width: width, height: height)
+        decodedPhotos.withLock { cache in
+            // Whole again when full: the members of one family reuse a few photos at a few sizes.
+            if cache.bytes + pixels.count > 96 << 20 { cache = PhotoCache() }
+            cache.pixels[key] = pixels
+            cache.bytes += pixels.count
+        }
+        return pixels
+    }
+
+    /// The photos decoded at the sizes the members asked for, up to 96 MiB: a family's 72 members decode each of
+    /// their few photos once, not once a member (a 2560×1600 photo takes tens of milliseconds).
+    private struct PhotoCache {
+        var pixels: [String: [UInt8]] = [:]
+        var bytes = 0
+    }
+    private static let decodedPhotos = Mutex(PhotoCache())
+
+    /// ``photo(_:width:height:)``, decoded from the file.
+    private static func decodedPhoto(_ name: String, width: Int, height: Int) -> [UInt8] {
         let url = URL(fileURLWithPath: corpus, isDirectory: true).appendingPathComponent(name)
         guard let jpeg = try? Data(contentsOf: url),
             let rgbx = try? JPEGThumbnailer().pixels(of: jpeg, size: ImageSize(width: width, height: height))
