@@ -204,6 +204,30 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// its seeded size and exposure) over a blue-grey desktop: member n shows the (n / 24)th third of the (11n mod
     /// 24)th corpus photo.
     case viewer
+    /// Near-black night shots of real scenes with a few lights on: member n shows the (n / 24)th third of the (13n mod
+    /// 24)th corpus photo darkened almost to black (each channel to 11 % of its level raised to the power 1.4, so that
+    /// white is at 28, and cooled: red × 0.8, green × 0.9, blue × 1.2) with 6–10 seeded lit windows (small warm
+    /// rectangles) and 2–3 seeded street lamps (a bright core in a dim halo) inside the widget's square.
+    case lights
+    /// Grainy low-light photos, as a phone takes them indoors at night: member n shows the (n / 24)th third of the
+    /// (17n mod 24)th corpus photo with its contrast lowered and its blacks lifted (each channel 40 + 45 % of its
+    /// level) under heavy seeded sensor noise (luminance noise of up to ±60 levels, a sum of three uniform draws, and
+    /// colour noise of up to ±24 levels a channel, new in every member).
+    case grain
+    /// Different real objects on one table: the corpus's wooden pier (`11-bythewater.jpg`) as the table top and three
+    /// objects on it, a round plate, a turned card and an oval dish, each with a dark shadow and cut from another
+    /// corpus photo: member n puts the (n mod 24)th photo on the plate, the (n + 5 + 2(n / 24)) mod 24th on the card
+    /// and the (n + 11 + 7(n / 24)) mod 24th in the dish, so two members share at most one object at one place.
+    case table
+    /// Text-heavy infographics of one template: a white card with a real photo strip at the top (the (n / 24)th third
+    /// of the (n mod 24)th corpus photo), a seeded title, five labelled rows of seeded figures, each with a bar of its
+    /// length and its percentage, and a seeded source line.
+    case infographic
+    /// A comic strip of four real photo panels: a white page, four panels in black borders (2 × 2), each a third of a
+    /// corpus photo: panel k of member n shows the ((n / 24 + k) mod 3)th third of the ((n mod 24) + 6k) mod 24th
+    /// photo, so no two members show one photo part in one panel (each of the 72 parts is in four members, in another
+    /// panel each time); a seeded caption box and two speech bubbles of seeded words.
+    case comic
 
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
@@ -419,6 +443,20 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .viewer:
             var own = SeededRandom(scrambling: seed &+ 120_004)
             Self.viewer(seed: seed, random: &own, canvas: &canvas)
+        case .lights:
+            var own = SeededRandom(scrambling: seed &+ 130_001)
+            Self.lights(seed: seed, random: &own, canvas: &canvas)
+        case .grain:
+            var own = SeededRandom(scrambling: seed &+ 130_002)
+            Self.grain(seed: seed, random: &own, canvas: &canvas)
+        case .table:
+            Self.table(seed: seed, canvas: &canvas)
+        case .infographic:
+            var own = SeededRandom(scrambling: seed &+ 130_004)
+            Self.infographic(seed: seed, random: &own, canvas: &canvas)
+        case .comic:
+            var own = SeededRandom(scrambling: seed &+ 130_005)
+            Self.comic(seed: seed, random: &own, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -2781,6 +2819,198 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             + "\(stops[Int(random.next() % 6)])  1/\(60 << (random.next() % 5))  iso \(100 << (random.next() % 4))"
         fillSquare(0.02, 0.86, 0.96, 0.1, bar, canvas: &canvas)
         writeInSquare([status], x: 0.04, y: 0.88, w: 0.92, h: 0.06, size: 0.032, ink: ink, paper: bar, canvas: &canvas)
+    }
+
+    private static func lights(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let scene = photoThird(corpusPhotos[seed * 13 % 24], part: seed / 24 % 3, width: width, height: height)
+        let cast = [0.8, 0.9, 1.2]
+        for index in 0..<(width * height) {
+            func night(_ channel: Int) -> UInt8 {
+                let level = 255 * 0.11 * pow(Double(scene[index * 4 + channel]) / 255, 1.4) * cast[channel]
+                return UInt8(min(255, level.rounded()))
+            }
+            canvas.set(index % width, index / width, TestJPEG.Colour(night(0), night(1), night(2)))
+        }
+        // Lit windows: warm rectangles 2.5–4.5 % of the square wide and 3–5.5 % high.
+        for _ in 0..<(6 + Int(random.next() % 5)) {
+            let (w, h) = (0.025 + random.unit() * 0.02, 0.03 + random.unit() * 0.025)
+            let (x, y) = (0.05 + random.unit() * 0.85, 0.05 + random.unit() * 0.85)
+            let level = 170 + Double(random.next() % 86)
+            let warm = TestJPEG.Colour(UInt8(level), UInt8(level * 0.78), UInt8(level * 0.45))
+            fillSquare(x, y, w, h, warm, canvas: &canvas)
+        }
+        // Street lamps: a dim halo of 4 % of the square's side around a bright core of 1.2 %.
+        for _ in 0..<(2 + Int(random.next() % 2)) {
+            let centre = inSquare(canvas, x: 0.08 + random.unit() * 0.84, y: 0.1 + random.unit() * 0.8, w: 0, h: 0)
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.04, colour: TestJPEG.Colour(70, 56, 30))
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.012, colour: TestJPEG.Colour(255, 236, 190))
+        }
+    }
+
+    private static func grain(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let scene = photoThird(corpusPhotos[seed * 17 % 24], part: seed / 24 % 3, width: width, height: height)
+        for index in 0..<(width * height) {
+            // Luminance noise: the sum of three uniform draws, up to ±60; colour noise: up to ±24 a channel.
+            let luminance = (random.unit() + random.unit() + random.unit() - 1.5) * 40
+            var colour = [UInt8](repeating: 0, count: 3)
+            for channel in 0..<3 {
+                let level = 40 + 0.45 * Double(scene[index * 4 + channel]) + luminance + (random.unit() - 0.5) * 48
+                colour[channel] = UInt8(max(0, min(255, level.rounded())))
+            }
+            canvas.set(index % width, index / width, TestJPEG.Colour(colour[0], colour[1], colour[2]))
+        }
+    }
+
+    private static func table(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        pasteBackdrop("11-bythewater.jpg", canvas: &canvas)
+        let (side, _, _) = widgetSquare(canvas)
+        let (index, group) = (seed % 24, seed / 24 % 3)
+        let objects = [index, (index + 5 + 2 * group) % 24, (index + 11 + 7 * group) % 24]
+        // The three objects' centres and sizes in fractions of the widget's square: the plate (a disc), the card (a
+        // box turned by 12°) and the dish (an ellipse turned by −20°).
+        let places = [(x: 0.28, y: 0.3), (x: 0.72, y: 0.32), (x: 0.5, y: 0.74)]
+        let shadow = TestJPEG.Colour(30, 24, 20)
+        for (slot, photoIndex) in objects.enumerated() {
+            var mask = Canvas(width: width, height: height)
+            let centre = inSquare(canvas, x: places[slot].x, y: places[slot].y, w: 0, h: 0)
+            let offset = 0.018 * Double(side)
+            let shadowCentre = (x: centre.x + offset / Double(width), y: centre.y + offset / Double(height))
+            func shape(_ target: inout Canvas, _ at: (x: Double, y: Double), _ colour: TestJPEG.Colour) {
+                switch slot {
+                case 0: target.disc(x: at.x, y: at.y, radius: 0.2, colour: colour)
+                case 1:
+                    target.box(x: at.x, y: at.y, halfWidth: 0.15, halfHeight: 0.2, angle: 0.21, colour: colour)
+                default:
+                    target.ellipse(x: at.x, y: at.y, radiusX: 0.26, radiusY: 0.16, angle: -0.35, colour: colour)
+                }
+            }
+            shape(&canvas, shadowCentre, shadow)
+            shape(&mask, (x: centre.x, y: centre.y), TestJPEG.Colour(255, 255, 255))
+            // The object's texture: its photo over a square box of 56 % of the widget's square around the centre.
+            let box = side * 56 / 100
+            let (boxLeft, boxTop) = (Int(centre.x * Double(width)) - box / 2, Int(centre.y * Double(height)) - box / 2)
+            let texture = photo(corpusPhotos[photoIndex], width: box, height: box)
+            for row in max(0, boxTop)..<min(height, boxTop + box) {
+                for column in max(0, boxLeft)..<min(width, boxLeft + box)
+                where mask.pixels[(row * width + column) * 3] == 255 {
+                    let source = ((row - boxTop) * box + column - boxLeft) * 4
+                    canvas.set(column, row, TestJPEG.Colour(texture[source], texture[source + 1], texture[source + 2]))
+                }
+            }
+        }
+    }
+
+    private static func infographic(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(226, 230, 236))
+        let (white, ink, accent) = (
+            TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(30, 34, 44), TestJPEG.Colour(24, 120, 160)
+        )
+        fillSquare(0.04, 0.03, 0.92, 0.94, white, canvas: &canvas)
+        let (w, h) = (side * 88 / 100, side * 22 / 100)
+        let (left, top) = pixelInSquare(canvas, x: 0.06, y: 0.05)
+        canvas.paste(
+            photoThird(corpusPhotos[seed % 24], part: seed / 24 % 3, width: w, height: h),
+            channels: 4,
+            width: w,
+            height: h,
+            left: left,
+            top: top
+        )
+        let topics = [
+            "where the water goes", "a year of trains", "what we throw away", "the city at night",
+            "how we get to work", "the price of bread", "who reads the news", "a week of weather",
+        ]
+        let title = topics[Int(random.next() % UInt64(topics.count))]
+        writeInSquare([title], x: 0.07, y: 0.28, w: 0.86, h: 0.09, size: 0.055, ink: ink, paper: white, canvas: &canvas)
+        let labels = [
+            "homes", "farms", "industry", "rail", "bus", "car", "bike", "walk", "paper", "glass", "food", "metal",
+            "north", "south", "east", "west", "young", "old", "online", "print",
+        ]
+        var shares = (0..<5).map { _ in 1 + Double(random.next() % 40) }
+        let total = shares.reduce(0, +)
+        shares = shares.map { $0 / total }
+        for (row, share) in shares.enumerated() {
+            let y = 0.39 + Double(row) * 0.09
+            let label = labels[Int(random.next() % UInt64(labels.count))]
+            writeInSquare([label], x: 0.07, y: y, w: 0.24, h: 0.07, size: 0.04, ink: ink, paper: white, canvas: &canvas)
+            fillSquare(0.32, y + 0.015, 0.5 * share / (shares.max() ?? 1), 0.04, accent, canvas: &canvas)
+            writeInSquare(
+                ["\(Int((share * 100).rounded())) %"],
+                x: 0.83,
+                y: y,
+                w: 0.13,
+                h: 0.07,
+                size: 0.035,
+                ink: ink,
+                paper: white,
+                canvas: &canvas
+            )
+        }
+        let sources = ["city survey", "national office", "open data", "annual report", "field count"]
+        writeInSquare(
+            ["source: \(sources[Int(random.next() % 5)]) \(2015 + random.next() % 10)"],
+            x: 0.07,
+            y: 0.86,
+            w: 0.86,
+            h: 0.06,
+            size: 0.03,
+            ink: TestJPEG.Colour(120, 124, 134),
+            paper: white,
+            canvas: &canvas
+        )
+    }
+
+    private static func comic(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(250, 248, 240))
+        let (black, white) = (TestJPEG.Colour(12, 12, 12), TestJPEG.Colour(255, 255, 255))
+        let panel = side * 44 / 100
+        for k in 0..<4 {
+            let (x, y) = (0.04 + Double(k % 2) * 0.48, 0.04 + Double(k / 2) * 0.48)
+            fillSquare(x, y, 0.46, 0.46, black, canvas: &canvas)
+            let (left, top) = pixelInSquare(canvas, x: x + 0.01, y: y + 0.01)
+            let name = corpusPhotos[(seed % 24 + 6 * k) % 24]
+            canvas.paste(
+                photoThird(name, part: (seed / 24 + k) % 3, width: panel, height: panel),
+                channels: 4,
+                width: panel,
+                height: panel,
+                left: left,
+                top: top
+            )
+        }
+        let openings = ["meanwhile", "later that day", "back home", "the next morning", "at the market", "that night"]
+        writeInSquare(
+            [openings[Int(random.next() % UInt64(openings.count))]],
+            x: 0.06,
+            y: 0.06,
+            w: 0.4,
+            h: 0.06,
+            size: 0.032,
+            ink: black,
+            paper: TestJPEG.Colour(250, 226, 120),
+            canvas: &canvas
+        )
+        for (x, y) in [(0.74, 0.13), (0.28, 0.86)] {
+            let centre = inSquare(canvas, x: x, y: y, w: 0, h: 0)
+            canvas.ellipse(x: centre.x, y: centre.y, radiusX: 0.2, radiusY: 0.075, angle: 0, colour: black)
+            canvas.ellipse(x: centre.x, y: centre.y, radiusX: 0.195, radiusY: 0.07, angle: 0, colour: white)
+            writeInSquare(
+                lines(2, words: 1...2, from: headlineWords, random: &random),
+                x: x - 0.16,
+                y: y - 0.055,
+                w: 0.32,
+                h: 0.11,
+                size: 0.032,
+                ink: black,
+                paper: white,
+                canvas: &canvas
+            )
+        }
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

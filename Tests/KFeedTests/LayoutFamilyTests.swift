@@ -6,9 +6,9 @@ import Testing
 /// benchmark's work): one seed always draws the same pixels, and members differ inside the square a `small` widget
 /// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` and `pasted` families are left
 /// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8), `pan`, `fog`, `dusk`, `mosaic` and
-/// `window` (half #9) and `pose`, `news`, `episode`, `player` and `viewer` (held-out half #10), made of the corpus's
-/// real photos too, are tested where the corpus is (all 72 members of each, pair by pair), and skipped where it is
-/// not.
+/// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10) and `lights`, `grain`, `table`,
+/// `infographic` and `comic` (held-out half #11), made of the corpus's real photos too, are tested where the corpus
+/// is (all 72 members of each, pair by pair), and skipped where it is not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
@@ -61,7 +61,7 @@ struct LayoutFamilyTests {
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
-            .pose, .news, .episode, .player, .viewer,
+            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic,
         ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -77,12 +77,14 @@ struct LayoutFamilyTests {
     /// (about 32 × 32) that differ by more than 24 levels in a channel (two dusky glazes 30° apart differ by about 35;
     /// two framings of a storm's smooth clouds, under fog or darkened, differed in none, and that photo was left out
     /// of both). So must one figure in two poses at one place, and two cards, posters, dimmed album covers or viewer
-    /// screenshots of one template showing two thirds of one photo or two photos, each with its own text.
+    /// screenshots of one template showing two thirds of one photo or two photos, each with its own text; and so
+    /// must two near-black night scenes told apart by their lit windows and lamps, grainy photos of two scenes, two
+    /// tables sharing at most one object at one place, two infographics or two comic strips of other photo parts.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
-            .pose, .news, .episode, .player, .viewer,
+            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic,
         ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) async {
@@ -102,5 +104,45 @@ struct LayoutFamilyTests {
             fewest.count >= 1_000,
             "members \(fewest.a) and \(fewest.b) differ in \(fewest.count) pixels of the crop"
         )
+    }
+
+    /// Grainy members differ in their scenes, not only in their noise (new in every member, so it alone would make
+    /// any two differ pixel by pixel): the means of 8 × 8 blocks of the widget's crop (the noise's spread there is
+    /// about 4 levels) differ by more than 24 levels in a channel in at least 16 blocks (1,024 pixels) for every pair.
+    @Test(.enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"))
+    func grainyMembersDifferBeneathTheirNoise() async {
+        let side = Self.width / 8
+        let fewest = await OwnThread.run { Self.fewestDifferingBlocks(side: side) }
+        #expect(fewest.count >= 16, "members \(fewest.a) and \(fewest.b) differ in \(fewest.count) blocks of the crop")
+    }
+
+    /// The pair of `grain` members whose 8 × 8 block means (`side` blocks a row) differ in the fewest blocks.
+    private static func fewestDifferingBlocks(side: Int) -> (count: Int, a: Int, b: Int) {
+        let means = (0..<72).map { seed in
+            let pixels = LayoutFamily.grain.picture(seed: seed, width: Self.width, height: Self.height)
+            var blocks = [Int](repeating: 0, count: side * side * 3)
+            let top = (Self.height - Self.width) / 2
+            for row in 0..<Self.width {
+                for column in 0..<Self.width {
+                    for channel in 0..<3 {
+                        blocks[((row / 8) * side + column / 8) * 3 + channel] +=
+                            Int(pixels[((top + row) * Self.width + column) * 3 + channel])
+                    }
+                }
+            }
+            return blocks.map { $0 / 64 }
+        }
+        var fewest = (count: Int.max, a: 0, b: 0)
+        for a in means.indices {
+            for b in means.indices where b > a {
+                var differing = 0
+                for block in 0..<(side * side)
+                where (0..<3).contains(where: { abs(means[a][block * 3 + $0] - means[b][block * 3 + $0]) > 24 }) {
+                    differing += 1
+                }
+                if differing < fewest.count { fewest = (differing, a, b) }
+            }
+        }
+        return fewest
     }
 }
