@@ -2485,6 +2485,27 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         framing(name, columns: 3, rows: 1, stride: 1, index: part, width: width, height: height)
     }
 
+    /// Pastes ``photoThird(_:part:width:height:)`` with its top left at (`x`, `y`) of the widget's square.
+    private static func pasteThird(
+        _ name: String,
+        part: Int,
+        width: Int,
+        height: Int,
+        x: Double,
+        y: Double,
+        canvas: inout Canvas
+    ) {
+        let (left, top) = pixelInSquare(canvas, x: x, y: y)
+        canvas.paste(
+            photoThird(name, part: part, width: width, height: height),
+            channels: 4,
+            width: width,
+            height: height,
+            left: left,
+            top: top
+        )
+    }
+
     /// The pose family's poses: each limb's angle from hanging straight down, in degrees, outwards (away from the
     /// body's middle) positive: left arm, right arm, left leg, right leg.
     private static let poses: [(leftArm: Double, rightArm: Double, leftLeg: Double, rightLeg: Double)] = [
@@ -2585,14 +2606,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             canvas: &canvas
         )
         let (w, h) = (side * 84 / 100, side * 42 / 100)
-        let (left, top) = pixelInSquare(canvas, x: 0.08, y: 0.145)
-        canvas.paste(
-            photoThird(corpusPhotos[seed % 24], part: seed / 24 % 3, width: w, height: h),
-            channels: 4,
+        pasteThird(
+            corpusPhotos[seed % 24],
+            part: seed / 24 % 3,
             width: w,
             height: h,
-            left: left,
-            top: top
+            x: 0.08,
+            y: 0.145,
+            canvas: &canvas
         )
         let sections = ["world", "local", "sport", "science", "culture", "business", "weather", "travel"]
         let section = sections[Int(random.next() % UInt64(sections.count))]
@@ -2804,14 +2825,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         // The pane and the photo in it.
         fillSquare(0.29, 0.12, 0.68, 0.72, pane, canvas: &canvas)
         let (w, h) = (side * 64 / 100, side * 62 / 100)
-        let (left, top) = pixelInSquare(canvas, x: 0.31, y: 0.17)
-        canvas.paste(
-            photoThird(corpusPhotos[seed * 11 % 24], part: seed / 24 % 3, width: w, height: h),
-            channels: 4,
+        pasteThird(
+            corpusPhotos[seed * 11 % 24],
+            part: seed / 24 % 3,
             width: w,
             height: h,
-            left: left,
-            top: top
+            x: 0.31,
+            y: 0.17,
+            canvas: &canvas
         )
         let stops = ["f/1.8", "f/2.8", "f/4", "f/5.6", "f/8", "f/11"]
         let status =
@@ -2911,14 +2932,14 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         )
         fillSquare(0.04, 0.03, 0.92, 0.94, white, canvas: &canvas)
         let (w, h) = (side * 88 / 100, side * 22 / 100)
-        let (left, top) = pixelInSquare(canvas, x: 0.06, y: 0.05)
-        canvas.paste(
-            photoThird(corpusPhotos[seed % 24], part: seed / 24 % 3, width: w, height: h),
-            channels: 4,
+        pasteThird(
+            corpusPhotos[seed % 24],
+            part: seed / 24 % 3,
             width: w,
             height: h,
-            left: left,
-            top: top
+            x: 0.06,
+            y: 0.05,
+            canvas: &canvas
         )
         let topics = [
             "where the water goes", "a year of trains", "what we throw away", "the city at night",
@@ -2972,15 +2993,15 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         for k in 0..<4 {
             let (x, y) = (0.04 + Double(k % 2) * 0.48, 0.04 + Double(k / 2) * 0.48)
             fillSquare(x, y, 0.46, 0.46, black, canvas: &canvas)
-            let (left, top) = pixelInSquare(canvas, x: x + 0.01, y: y + 0.01)
             let name = corpusPhotos[(seed % 24 + 6 * k) % 24]
-            canvas.paste(
-                photoThird(name, part: (seed / 24 + k) % 3, width: panel, height: panel),
-                channels: 4,
+            pasteThird(
+                name,
+                part: (seed / 24 + k) % 3,
                 width: panel,
                 height: panel,
-                left: left,
-                top: top
+                x: x + 0.01,
+                y: y + 0.01,
+                canvas: &canvas
             )
         }
         let openings = ["meanwhile", "later that day", "back home", "the next morning", "at the market", "that night"]
