@@ -18,26 +18,25 @@
 # hugin-data, neverball-data and kdenlive-data, the pose, news, episode, player and viewer families (of real corpus
 # photos) and the pictures of marble-data, pitivi, libvips-doc, gcompris-qt-data and stellarium-data (all of this was
 # the tuning or an earlier held-out half, whose results have been seen; half #10 was measured once by the lead on
-# 2026-11-27 at 21:23 (bench/README.md)). The held-out half (#11), written on 2026-11-27 from 20:28 UTC by an engineer who did
-# not tune the rule and did not see the rule's branch; not measured: the lights, grain, table, infographic and comic
-# families (all five made of real corpus photos: near-black night scenes with a few lit windows and lamps, grainy
+# 2026-11-27 at 21:23 (bench/README.md)). The held-out half (#11), written on 2026-11-27 from 20:28 UTC by an engineer
+# who did not tune the rule and did not see the rule's branch; not measured: the lights, grain, table, infographic and
+# comic families (all five made of real corpus photos: near-black night scenes with a few lit windows and lamps, grainy
 # low-light photos, three real objects on one table, text-heavy infographics with a photo strip, four-panel comic
 # strips) and 21 pictures of Debian packages no earlier half used (gwenview, luminance-hdr, okular, kgeography-data,
-# plymouth-themes), each made a JPEG (vips, quality 95) in HELD (default /tmp/kfeed-heldout11).
-# In each half also four overlapping regions of each photo (regions alike pixel for
-# pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and
-# of four members of every family. Prints per family and per half the distinct pairs called the same and the reposts
-# caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits
-# 1 when the held-out half misses a goal.
+# plymouth-themes), each made a JPEG (vips, quality 95) in HELD (default /tmp/kfeed-heldout11). In each half also four
+# overlapping regions of each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as
+# distinct pictures). Reposts of 21 kinds of every photo and of four members of every family. Prints per family and per
+# half the distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the
+# time an identity takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root;
 #   the other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5, PRIOR6 and
-#   PRIOR7, PRIOR8, PRIOR9, PRIOR10 and HELD, not installed; a pinned version gone from the mirror (a point release replaced
-#   it) is replaced by the current one, said in a line; the inset, pasted, colourway, burst, torch, puzzle, diptych,
-#   pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer, lights, grain, table, infographic and comic
-#   families read their real photos from CORPUS too (KFEED_CORPUS)
+#   PRIOR7, PRIOR8, PRIOR9, PRIOR10 and HELD, not installed; a pinned version gone from the mirror (a point release
+#   replaced it) is replaced by the current one, said in a line; the inset, pasted, colourway, burst, torch, puzzle,
+#   diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer, lights, grain, table, infographic and
+#   comic families read their real photos from CORPUS too (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -205,15 +204,15 @@ PRIOR9_SOURCES=("$openshot/animated-title.jpg" "$openshot/quick-start-drop-files
   "$neverball/shot-medium/woodmaze.jpg" "$neverball/shot-mym2/rainbow.jpg"
   "$kdenlive/kdenlive_quickstart-mainwindow.png" "$kdenlive/kdenlive_quickstart-add-effect.png")
 # Held out from 2026-11-27 19:25, tuning now (written by an engineer who did not tune the rule; measured once by the
-# lead on 2026-11-27 (bench/README.md)): real pictures of two screenshots of Marble's manual (a street map with a route, a map of Spain, each
-# in its window), three figures of Pitivi's help (its dark editor with numbered areas, a drawing of a container file's
-# codecs, a diagram of layers), four pictures of libvips's reference (a photo of an owl on a stump, a dark chart of
-# threads in time, two graph drawings), two screenshots of GCompris's manual (its colourful activity menu, a settings
-# dialog) and twelve pictures of Stellarium's data (landscapes: a field of rape in flower, snowy firs, a dark blue sea
-# with glints, a fisheye view up through trees, Mars's and the Moon's surface as panoramas; three dark astronomical
-# photos: a spiral galaxy, the Orion nebula, a dark nebula in a star field; a drawn map of South America and a drawn
-# eagle of two sky cultures; a map of the Moon's surface), unpacked in PRIOR10 (default /tmp/kfeed-heldout10), each
-# named by its folder and file.
+# lead on 2026-11-27 at 21:23 (bench/README.md)): real pictures of two screenshots of Marble's manual (a street map with
+# a route, a map of Spain, each in its window), three figures of Pitivi's help (its dark editor with numbered areas, a
+# drawing of a container file's codecs, a diagram of layers), four pictures of libvips's reference (a photo of an owl on
+# a stump, a dark chart of threads in time, two graph drawings), two screenshots of GCompris's manual (its colourful
+# activity menu, a settings dialog) and twelve pictures of Stellarium's data (landscapes: a field of rape in flower,
+# snowy firs, a dark blue sea with glints, a fisheye view up through trees, Mars's and the Moon's surface as panoramas;
+# three dark astronomical photos: a spiral galaxy, the Orion nebula, a dark nebula in a star field; a drawn map of South
+# America and a drawn eagle of two sky cultures; a map of the Moon's surface), unpacked in PRIOR10 (default
+# /tmp/kfeed-heldout10), each named by its folder and file.
 PRIOR10=${PRIOR10:-/tmp/kfeed-heldout10}
 stellarium=usr/share/stellarium
 vipsdoc=usr/share/gtk-doc/html/libvips
