@@ -229,6 +229,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// panel each time); a seeded caption box and two speech bubbles of seeded words.
     case comic
 
+    /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
+    /// `salt`, so that a family's members do not share the draws of the generator the others use.
+    private static func drawn(
+        _ seed: Int,
+        salt: Int,
+        canvas: inout Canvas,
+        _ draw: (Int, inout SeededRandom, inout Canvas) -> Void
+    ) {
+        var own = SeededRandom(scrambling: seed &+ salt)
+        draw(seed, &own, &canvas)
+    }
+
     /// RGB pixels of member `seed` of the family, `width`×`height`.
     package func picture(seed: Int, width: Int, height: Int) -> [UInt8] {
         var random = SeededRandom(seed: UInt64(truncatingIfNeeded: seed) &+ (self == .stage ? 0 : 1 << 32))
@@ -340,14 +352,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             var own = SeededRandom(scrambling: seed &+ 70_001)
             Self.ticket(random: &own, canvas: &canvas)
         case .slide:
-            var own = SeededRandom(scrambling: seed &+ 70_002)
-            Self.slide(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 70_002, canvas: &canvas, Self.slide(seed:random:canvas:))
         case .weather:
             var own = SeededRandom(scrambling: seed &+ 70_003)
             Self.weather(random: &own, canvas: &canvas)
         case .calendar:
-            var own = SeededRandom(scrambling: seed &+ 70_004)
-            Self.calendar(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 70_004, canvas: &canvas, Self.calendar(seed:random:canvas:))
         case .scorecard:
             var own = SeededRandom(scrambling: seed &+ 80_001)
             Self.scorecard(random: &own, canvas: &canvas)
@@ -432,31 +442,23 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         case .pose:
             Self.pose(seed: seed, canvas: &canvas)
         case .news:
-            var own = SeededRandom(scrambling: seed &+ 120_001)
-            Self.news(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 120_001, canvas: &canvas, Self.news(seed:random:canvas:))
         case .episode:
-            var own = SeededRandom(scrambling: seed &+ 120_002)
-            Self.episode(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 120_002, canvas: &canvas, Self.episode(seed:random:canvas:))
         case .player:
-            var own = SeededRandom(scrambling: seed &+ 120_003)
-            Self.player(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 120_003, canvas: &canvas, Self.player(seed:random:canvas:))
         case .viewer:
-            var own = SeededRandom(scrambling: seed &+ 120_004)
-            Self.viewer(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 120_004, canvas: &canvas, Self.viewer(seed:random:canvas:))
         case .lights:
-            var own = SeededRandom(scrambling: seed &+ 130_001)
-            Self.lights(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 130_001, canvas: &canvas, Self.lights(seed:random:canvas:))
         case .grain:
-            var own = SeededRandom(scrambling: seed &+ 130_002)
-            Self.grain(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 130_002, canvas: &canvas, Self.grain(seed:random:canvas:))
         case .table:
             Self.table(seed: seed, canvas: &canvas)
         case .infographic:
-            var own = SeededRandom(scrambling: seed &+ 130_004)
-            Self.infographic(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 130_004, canvas: &canvas, Self.infographic(seed:random:canvas:))
         case .comic:
-            var own = SeededRandom(scrambling: seed &+ 130_005)
-            Self.comic(seed: seed, random: &own, canvas: &canvas)
+            Self.drawn(seed, salt: 130_005, canvas: &canvas, Self.comic(seed:random:canvas:))
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -2330,9 +2332,22 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let (width, height) = (canvas.width, canvas.height)
         let scene = sixFramings(of: duskPhotos, seed: seed, width: width, height: height)
         let cast = [0.75, 0.9, 1.15]
-        for index in 0..<(width * height) {
+        paintNight(scene, gain: 0.35, power: 1.5, cast: cast, canvas: &canvas)
+    }
+
+    /// Paints `scene` (RGBX, the canvas's size) darkened to a night shot: each channel at `gain` of its level (0…1)
+    /// raised to `power`, times its `cast` (red, green, blue), of 255.
+    private static func paintNight(
+        _ scene: [UInt8],
+        gain: Double,
+        power: Double,
+        cast: [Double],
+        canvas: inout Canvas
+    ) {
+        let width = canvas.width
+        for index in 0..<(width * canvas.height) {
             func night(_ channel: Int) -> UInt8 {
-                let level = 255 * 0.35 * pow(Double(scene[index * 4 + channel]) / 255, 1.5) * cast[channel]
+                let level = 255 * gain * pow(Double(scene[index * 4 + channel]) / 255, power) * cast[channel]
                 return UInt8(min(255, level.rounded()))
             }
             canvas.set(index % width, index / width, TestJPEG.Colour(night(0), night(1), night(2)))
@@ -2846,13 +2861,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let (width, height) = (canvas.width, canvas.height)
         let scene = photoThird(corpusPhotos[seed * 13 % 24], part: seed / 24 % 3, width: width, height: height)
         let cast = [0.8, 0.9, 1.2]
-        for index in 0..<(width * height) {
-            func night(_ channel: Int) -> UInt8 {
-                let level = 255 * 0.11 * pow(Double(scene[index * 4 + channel]) / 255, 1.4) * cast[channel]
-                return UInt8(min(255, level.rounded()))
-            }
-            canvas.set(index % width, index / width, TestJPEG.Colour(night(0), night(1), night(2)))
-        }
+        paintNight(scene, gain: 0.11, power: 1.4, cast: cast, canvas: &canvas)
         // Lit windows: warm rectangles 2.5–4.5 % of the square wide and 3–5.5 % high.
         for _ in 0..<(6 + Int(random.next() % 5)) {
             let (w, h) = (0.025 + random.unit() * 0.02, 0.03 + random.unit() * 0.025)
