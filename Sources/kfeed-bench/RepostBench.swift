@@ -23,7 +23,11 @@ import KFeedTestSupport
 /// four members of each family of the half. Prints per family and per half the pairs, the hash candidates, the pairs
 /// called the same and the detail distances; an ROC over the detail threshold; the same pairs judged by a reference
 /// perceptual hash (pHash: DCT of a 32×32 grey, top-left 8×8 without DC, median threshold, Hamming distance) with its
-/// threshold set on the tuning half; and the time an identity takes. Exits 1 when the held-out half (with
+/// threshold set on the tuning half; and the time an identity takes. Every figure is of identities computed from
+/// the thumbnail JPEG (``PictureIdentity/of(jpeg:)``, as a refresh computes those of the pictures it reuses from its
+/// cache, and as every half has been measured); one line a half also gives the pairs called the same and the reposts
+/// caught on the identities a refresh makes for the pictures it fetches (``Thumbnail/identity()``, from the pixels
+/// the thumbnail encodes), which differ by the encoder's loss and the 2×2 means. Exits 1 when the held-out half (with
 /// `--tuning-only`, the tuning half) misses a goal: 0 distinct pairs called the same in ≥ 10,000, ≥ 99.5 % of reposts
 /// caught, ≤ 1 ms a picture. `--dump FILE` writes every pair's decision (``PictureIdentity/isSamePicture(as:)``), hash
 /// distance and detail distance, one line a pair in a fixed order, so two builds' decisions can be diffed, and checks
@@ -74,26 +78,32 @@ enum RepostBench {
         }
         // Pairs are only saved (`--save`), not compared, and the saved thumbnails are numbered as the pictures are made.
         let compares = save == nil
-        var made = 0
+        var madeCount = 0
         let thumbnailer = JPEGThumbnailer()
         var timings: [Duration] = []
         var pixelTimings: [Duration] = []
         let clock = ContinuousClock()
         func picture(_ jpeg: Data) throws -> Picture {
-            let thumbnail = try thumbnailer.thumbnail(of: jpeg, size: .small)
+            let made = try thumbnailer.thumbnailAndPixels(of: jpeg, size: .small)
+            let thumbnail = made.jpeg
             var identity: PictureIdentity?
             timings.append(clock.measure { identity = PictureIdentity.of(jpeg: thumbnail) })
             guard let identity else { throw ImageBench.BenchError("no identity") }
+            // As a refresh makes it: from the pixels the thumbnail encodes (before the encoder's loss), finer cells
+            // included. Timed on the decoded thumbnail's pixels, as before.
+            guard let refreshIdentity = made.identity() else { throw ImageBench.BenchError("no identity") }
             let pixels = try thumbnailer.pixels(of: thumbnail, size: .small)
             pixelTimings.append(
-                clock.measure {
-                    // As a refresh makes it: from the thumbnail's pixels, finer cells included.
-                    _ = Thumbnail(jpeg: thumbnail, pixels: pixels, size: .small).identity()
-                }
+                clock.measure { _ = Thumbnail(jpeg: thumbnail, pixels: pixels, size: .small).identity() }
             )
             if !compares { thumbnails.append(thumbnail) }
-            made += 1
-            return Picture(identity: identity, pHash: PHash.of(rgbx: pixels, width: 340, height: 340), number: made - 1)
+            madeCount += 1
+            return Picture(
+                identity: identity,
+                refreshIdentity: refreshIdentity,
+                pHash: PHash.of(rgbx: pixels, width: 340, height: 340),
+                number: madeCount - 1
+            )
         }
         func member(_ family: LayoutFamily, _ seed: Int) throws -> Data {
             try TestJPEG.jpeg(family.picture(seed: seed, width: 544, height: 680), width: 544, height: 680)
@@ -236,6 +246,12 @@ enum RepostBench {
                     + "(pHash ≤ \(tuningPHash): \(pHashFalse)); reposts \(halfReposts.count), caught \(caught) "
                     + "\(percent(caught, of: halfReposts.count)) (pHash: \(pHashCaught) "
                     + "\(percent(pHashCaught, of: halfReposts.count)))"
+            )
+            let refreshSame = halfDistinct.filter(\.isSameAsARefreshDecides).count
+            let refreshCaught = halfReposts.filter(\.isSameAsARefreshDecides).count
+            print(
+                "\(half.rawValue), as a refresh decides (identities from the thumbnails' pixels): called the same "
+                    + "\(refreshSame); caught \(refreshCaught) \(percent(refreshCaught, of: halfReposts.count))"
             )
             print("ROC, kfeed (detail threshold: false-same rate, catch rate):")
             let detailSteps: [Float] = [2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20]
@@ -380,7 +396,11 @@ enum RepostBench {
 
     /// One picture as the bench sees it.
     private struct Picture {
+        /// From the thumbnail JPEG (``PictureIdentity/of(jpeg:)``): what every figure above the refresh line is of.
         var identity: PictureIdentity
+        /// From the pixels the thumbnail encodes, as a refresh makes it for a picture it fetches
+        /// (``Thumbnail/identity()``: one decode, before the encoder's loss).
+        var refreshIdentity: PictureIdentity
         var pHash: UInt64
         var number: Int
     }
@@ -421,6 +441,8 @@ enum RepostBench {
 
         var isCandidate: Bool { hash <= PictureIdentity.candidateHashDistance }
         var isSame: Bool { isCandidate && detail <= DetailSignature.samePictureThreshold }
+        /// The decision a refresh makes, on the identities it makes (``Picture/refreshIdentity``).
+        var isSameAsARefreshDecides: Bool { first.refreshIdentity.isSamePicture(as: second.refreshIdentity) }
     }
 
     private static func pairs(_ pictures: [Picture], family: String, half: Half, compares: Bool) -> [Pair] {
