@@ -437,10 +437,16 @@ enum RepostBench {
                 hash <= PictureIdentity.candidateHashDistance && compares
                 ? first.identity.detail.distance(to: second.identity.detail) : .infinity
             self.pHash = (first.pHash ^ second.pHash).nonzeroBitCount
+            // The decision, screens included: within the threshold the screens may still reject a way (a bound
+            // set on the tuning half, checked by `--dump`), and a pair is the same only as `isSamePicture` says.
+            self.isSame =
+                hash <= PictureIdentity.candidateHashDistance && detail <= DetailSignature.samePictureThreshold
+                && first.identity.isSamePicture(as: second.identity)
         }
 
         var isCandidate: Bool { hash <= PictureIdentity.candidateHashDistance }
-        var isSame: Bool { isCandidate && detail <= DetailSignature.samePictureThreshold }
+        /// What ``PictureIdentity/isSamePicture(as:)`` decides (every count of pairs called the same or caught).
+        let isSame: Bool
         /// The decision a refresh makes, on the identities it makes (``Picture/refreshIdentity``).
         var isSameAsARefreshDecides: Bool { first.refreshIdentity.isSamePicture(as: second.refreshIdentity) }
     }
