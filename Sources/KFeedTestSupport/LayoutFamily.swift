@@ -228,6 +228,35 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// photo, so no two members show one photo part in one panel (each of the 72 parts is in four members, in another
     /// panel each time); a seeded caption box and two speech bubbles of seeded words.
     case comic
+    /// One billboard in one real landscape, photographed in different weather with a different advert each time: the
+    /// corpus's mountains (`19-picosdeeuropa.jpg`) with a billboard on two posts whose advert (56 % × 26 % of the
+    /// widget's square) is the (n / 24)th third of the (19n mod 24)th corpus photo, so no two members show one advert,
+    /// above a strip of a seeded slogan in a seeded colour; the whole scene under the ((n + n / 24) mod 6)th of six
+    /// weathers (clear, golden hour, overcast, a storm, falling snow, rain; the snowflakes and raindrops seeded).
+    case billboard
+    /// Lock screens of one phone over different real wallpapers: the (n / 24)th third of the (23n mod 24)th corpus
+    /// photo fills the screen under a translucent interface (a dark status bar, a seeded clock in large white type and
+    /// a date, one to three translucent white notification cards of a seeded app and seeded words, two round buttons
+    /// and a home bar), the wallpaper showing through every part of it.
+    case lockscreen
+    /// A washed-out backlit scene with a small dark subject of another kind at another place: the corpus's sunset over
+    /// hills (`21-sunset.jpg`) with its contrast lowered (each channel 96 + 40 % of its level) under a warm glare
+    /// around the sun, and one subject dark against it (each channel 12 + 45 % of its level) cut from the (n / 24)th
+    /// third of the ((5n + 3) mod 24)th corpus photo, so no two members show one subject: in the ((n / 9) mod 4)th of
+    /// four shapes (a disc, a tall ellipse, a turned square, a wide ellipse; 4.5–5.3 % of the widget's square) at the
+    /// (n / 36)th of two sizes (full, or 0.72 of it across) at the (n mod 9)th of nine places (3 × 3 inside the
+    /// square), so two members at one place differ in shape or size.
+    case backlit
+    /// Product cards of one shop: one template (a green shop header, a white card, a photo of the product, its
+    /// seeded name and price, a seeded rating of five stars, three seeded colour swatches, a button) whose product
+    /// photo (56 % × 46 % of the widget's square) is the (n / 24)th third of the ((5n + 7) mod 24)th corpus photo, so
+    /// no two members show one product; every third member also a seeded sale badge.
+    case listing
+    /// A bright, mostly white minimal graphic with one small real photo: an off-white page with a hairline frame, a
+    /// number and a seeded word line in small grey type, and one disc (24 % of the widget's square across) showing the
+    /// (n / 24)th third of the ((11n + 2) mod 24)th corpus photo, so no two members show one photo part, at the ((n + n
+    /// / 24) mod 6)th of six places (3 × 2 inside the square).
+    case minimal
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
     /// `salt`, so that a family's members do not share the draws of the generator the others use.
@@ -459,6 +488,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.drawn(seed, salt: 130_004, canvas: &canvas, Self.infographic(seed:random:canvas:))
         case .comic:
             Self.drawn(seed, salt: 130_005, canvas: &canvas, Self.comic(seed:random:canvas:))
+        case .billboard:
+            Self.drawn(seed, salt: 140_001, canvas: &canvas, Self.billboard(seed:random:canvas:))
+        case .lockscreen:
+            Self.drawn(seed, salt: 140_002, canvas: &canvas, Self.lockscreen(seed:random:canvas:))
+        case .backlit:
+            Self.backlit(seed: seed, canvas: &canvas)
+        case .listing:
+            Self.drawn(seed, salt: 140_004, canvas: &canvas, Self.listing(seed:random:canvas:))
+        case .minimal:
+            Self.drawn(seed, salt: 140_005, canvas: &canvas, Self.minimal(seed:random:canvas:))
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -3043,6 +3082,469 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         }
     }
 
+    /// `lines` in `ink` laid over what the canvas shows (no paper: each pixel takes the ink by the text's cover of
+    /// it), in a box given in fractions of the widget's square, at a pixel size of `size` × the square's side.
+    private static func inkInSquare(
+        _ lines: [String],
+        x: Double,
+        y: Double,
+        w: Double,
+        h: Double,
+        size: Double,
+        ink: TestJPEG.Colour,
+        canvas: inout Canvas
+    ) {
+        let box = inSquare(canvas, x: x, y: y, w: w, h: h)
+        let (side, _, _) = widgetSquare(canvas)
+        let (left, top) = (Int(box.x * Double(canvas.width)), Int(box.y * Double(canvas.height)))
+        let width = min(canvas.width - left, Int(box.w * Double(canvas.width)))
+        let height = min(canvas.height - top, Int(box.h * Double(canvas.height)))
+        guard width > 0, height > 0,
+            let cover = FontStack.graphic(
+                lines,
+                width: width,
+                height: height,
+                pixelSize: max(6, Int(size * Double(side))),
+                ink: [255, 255, 255],
+                paper: [0, 0, 0]
+            )
+        else { return }
+        for row in 0..<height {
+            for column in 0..<width where cover[(row * width + column) * 4] > 0 {
+                canvas.blend(left + column, top + row, ink, Double(cover[(row * width + column) * 4]) / 255)
+            }
+        }
+    }
+
+    /// A translucent rectangle: `colour` laid with `alpha` (0…1) over a box given in fractions of the widget's square.
+    private static func veilSquare(
+        _ x: Double,
+        _ y: Double,
+        _ w: Double,
+        _ h: Double,
+        _ colour: TestJPEG.Colour,
+        alpha: Double,
+        canvas: inout Canvas
+    ) {
+        let box = inSquare(canvas, x: x, y: y, w: w, h: h)
+        let (width, height) = (Double(canvas.width), Double(canvas.height))
+        for row in max(0, Int(box.y * height))..<min(canvas.height, Int((box.y + box.h) * height)) {
+            for column in max(0, Int(box.x * width))..<min(canvas.width, Int((box.x + box.w) * width)) {
+                canvas.blend(column, row, colour, alpha)
+            }
+        }
+    }
+
+    /// Pixels of `texture` (RGBX, `side`×`side`, its top left at `(left, top)`) where `mask` is white, each channel
+    /// made `offset` + `gain` × its level.
+    private static func paste(
+        _ texture: [UInt8],
+        side: Int,
+        left: Int,
+        top: Int,
+        where mask: Canvas,
+        offset: Double = 0,
+        gain: Double = 1,
+        canvas: inout Canvas
+    ) {
+        func level(_ value: UInt8) -> UInt8 { UInt8(min(255, (offset + gain * Double(value)).rounded())) }
+        for row in max(0, top)..<min(canvas.height, top + side) {
+            for column in max(0, left)..<min(canvas.width, left + side)
+            where mask.pixels[(row * canvas.width + column) * 3] == 255 {
+                let source = ((row - top) * side + column - left) * 4
+                canvas.set(
+                    column,
+                    row,
+                    TestJPEG.Colour(level(texture[source]), level(texture[source + 1]), level(texture[source + 2]))
+                )
+            }
+        }
+    }
+
+    private static func billboard(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        pasteBackdrop("19-picosdeeuropa.jpg", canvas: &canvas)
+        // Two posts, the frame, the advert (a photo part no other member shows) and the slogan's strip.
+        let steel = TestJPEG.Colour(52, 50, 48)
+        fillSquare(0.3, 0.6, 0.035, 0.32, steel, canvas: &canvas)
+        fillSquare(0.665, 0.6, 0.035, 0.32, steel, canvas: &canvas)
+        fillSquare(0.2, 0.26, 0.6, 0.38, steel, canvas: &canvas)
+        pasteThird(
+            corpusPhotos[seed * 19 % 24],
+            part: seed / 24 % 3,
+            width: side * 56 / 100,
+            height: side * 26 / 100,
+            x: 0.22,
+            y: 0.28,
+            canvas: &canvas
+        )
+        let strip = hsv(hue: random.unit() * 360, saturation: 0.75, value: 0.8)
+        writeInSquare(
+            lines(1, words: 2...3, from: headlineWords, random: &random),
+            x: 0.22,
+            y: 0.555,
+            w: 0.56,
+            h: 0.065,
+            size: 0.04,
+            ink: TestJPEG.Colour(255, 255, 255),
+            paper: strip,
+            canvas: &canvas
+        )
+        // The weather over the whole scene.
+        let weather = (seed + seed / 24) % 6
+        for index in 0..<(width * height) {
+            let offset = index * 3
+            let (r, g, b) = (
+                Double(canvas.pixels[offset]), Double(canvas.pixels[offset + 1]), Double(canvas.pixels[offset + 2])
+            )
+            let grey = 0.3 * r + 0.59 * g + 0.11 * b
+            let down = Double(index / width) / Double(height)
+            let weathered: (Double, Double, Double) =
+                switch weather {
+                case 1: (r * 1.12 + 12, g * 0.9, b * 0.62)  // golden hour
+                case 2:  // overcast
+                    (
+                        40 + 0.85 * (grey * 0.75 + r * 0.25), 40 + 0.85 * (grey * 0.75 + g * 0.25),
+                        44 + 0.85 * (grey * 0.75 + b * 0.25)
+                    )
+                case 3:  // a storm, darkest at the top
+                    ((0.35 + 0.2 * down) * r * 0.8, (0.35 + 0.2 * down) * g * 0.88, (0.35 + 0.2 * down) * b * 1.1)
+                case 4: (0.65 * r + 0.35 * 235, 0.65 * g + 0.35 * 238, 0.65 * b + 0.35 * 245)  // snow
+                case 5:  // rain
+                    (
+                        0.7 * (grey * 0.5 + r * 0.5) * 0.85, 0.7 * (grey * 0.5 + g * 0.5) * 0.9,
+                        0.7 * (grey * 0.5 + b * 0.5)
+                    )
+                default: (r, g, b)  // clear
+                }
+            canvas.pixels[offset] = UInt8(min(255, max(0, weathered.0.rounded())))
+            canvas.pixels[offset + 1] = UInt8(min(255, max(0, weathered.1.rounded())))
+            canvas.pixels[offset + 2] = UInt8(min(255, max(0, weathered.2.rounded())))
+        }
+        if weather == 4 {
+            for _ in 0..<260 {
+                let centre = inSquare(canvas, x: random.unit() * 1.1 - 0.05, y: random.unit() * 1.1 - 0.05, w: 0, h: 0)
+                let radius = 0.003 + random.unit() * 0.005
+                canvas.disc(x: centre.x, y: centre.y, radius: radius, colour: TestJPEG.Colour(250, 250, 252))
+            }
+        } else if weather == 5 {
+            for _ in 0..<180 {
+                // Inside the square: `Canvas.box` must not be given a shape that lies wholly off the canvas.
+                let centre = inSquare(
+                    canvas,
+                    x: 0.02 + random.unit() * 0.96,
+                    y: 0.02 + random.unit() * 0.96,
+                    w: 0,
+                    h: 0
+                )
+                canvas.box(
+                    x: centre.x,
+                    y: centre.y,
+                    halfWidth: 0.0015,
+                    halfHeight: 0.02 + random.unit() * 0.02,
+                    angle: 0.3,
+                    colour: TestJPEG.Colour(196, 202, 212)
+                )
+            }
+        }
+    }
+
+    private static func lockscreen(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photoThird(corpusPhotos[seed * 23 % 24], part: seed / 24 % 3, width: width, height: height),
+            channels: 4,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        let (white, black, ink) = (
+            TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(0, 0, 0), TestJPEG.Colour(34, 34, 40)
+        )
+        // The status bar, the clock and the date.
+        veilSquare(0, 0, 1, 0.05, black, alpha: 0.4, canvas: &canvas)
+        let carriers = ["nordnet", "kite mobile", "orbis", "tele 4", "airwave"]
+        let carrier = carriers[Int(random.next() % UInt64(carriers.count))]
+        inkInSquare([carrier], x: 0.02, y: -0.005, w: 0.4, h: 0.055, size: 0.03, ink: white, canvas: &canvas)
+        veilSquare(0.86, 0.015, 0.09 * (0.3 + 0.7 * random.unit()), 0.022, white, alpha: 0.85, canvas: &canvas)
+        let (hour, minute) = (1 + random.next() % 12, random.next() % 60)
+        inkInSquare(
+            ["\(hour):\(minute < 10 ? "0" : "")\(minute)"],
+            x: 0.06,
+            y: 0.05,
+            w: 0.9,
+            h: 0.26,
+            size: 0.17,
+            ink: white,
+            canvas: &canvas
+        )
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let months = ["january", "march", "may", "june", "august", "october", "november"]
+        let date = "\(days[Int(random.next() % 7)]) \(1 + random.next() % 28) \(months[Int(random.next() % 7)])"
+        inkInSquare([date], x: 0.06, y: 0.27, w: 0.9, h: 0.07, size: 0.045, ink: white, canvas: &canvas)
+        // Translucent notification cards.
+        let apps = ["messages", "mail", "calendar", "weather", "news", "photos", "bank", "music"]
+        for card in 0..<(1 + Int(random.next() % 3)) {
+            let y = 0.38 + Double(card) * 0.155
+            veilSquare(0.05, y, 0.9, 0.135, white, alpha: 0.62, canvas: &canvas)
+            let app = apps[Int(random.next() % UInt64(apps.count))]
+            inkInSquare(
+                [app],
+                x: 0.07,
+                y: y,
+                w: 0.5,
+                h: 0.05,
+                size: 0.03,
+                ink: TestJPEG.Colour(80, 80, 90),
+                canvas: &canvas
+            )
+            inkInSquare(
+                lines(1, words: 3...4, from: headlineWords, random: &random),
+                x: 0.07,
+                y: y + 0.045,
+                w: 0.86,
+                h: 0.08,
+                size: 0.042,
+                ink: ink,
+                canvas: &canvas
+            )
+        }
+        // The torch's and the camera's buttons and the home bar.
+        for x in [0.12, 0.88] {
+            let centre = inSquare(canvas, x: x, y: 0.9, w: 0, h: 0)
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.05, colour: TestJPEG.Colour(46, 46, 52))
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.014, colour: white)
+        }
+        veilSquare(0.33, 0.972, 0.34, 0.01, white, alpha: 0.9, canvas: &canvas)
+    }
+
+    private static func backlit(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, squareLeft, top) = widgetSquare(canvas)
+        let scene = photo("21-sunset.jpg", width: width, height: height)
+        // The sun's glare, warm, around a point 32 % down the widget's square.
+        let sun = (x: Double(squareLeft) + 0.5 * Double(side), y: Double(top) + 0.32 * Double(side))
+        for index in 0..<(width * height) {
+            let dx = (Double(index % width) - sun.x) / Double(side)
+            let dy = (Double(index / width) - sun.y) / Double(side)
+            let glare = 150 * exp(-(dx * dx + dy * dy) / 0.06)
+            func washed(_ channel: Int, _ tint: Double) -> UInt8 {
+                UInt8(min(255, (96 + 0.4 * Double(scene[index * 4 + channel]) + glare * tint).rounded()))
+            }
+            canvas.set(index % width, index / width, TestJPEG.Colour(washed(0, 1), washed(1, 0.9), washed(2, 0.7)))
+        }
+        // The subject, dark against the glare: a photo part no other member shows, in one of four shapes and two
+        // sizes at one of nine places.
+        let place = seed % 9
+        let centre = inSquare(canvas, x: [0.22, 0.5, 0.78][place % 3], y: [0.26, 0.54, 0.8][place / 3], w: 0, h: 0)
+        var mask = Canvas(width: width, height: height)
+        let white = TestJPEG.Colour(255, 255, 255)
+        // Two members at one place differ in shape or in size: 8 of them a place, each in its own.
+        let scale = seed / 36 % 2 == 0 ? 1 : 0.72
+        switch seed / 9 % 4 {
+        case 0: mask.disc(x: centre.x, y: centre.y, radius: 0.13 * scale, colour: white)
+        case 1:
+            mask.ellipse(
+                x: centre.x,
+                y: centre.y,
+                radiusX: 0.085 * scale,
+                radiusY: 0.17 * scale,
+                angle: 0,
+                colour: white
+            )
+        case 2:
+            mask.box(
+                x: centre.x,
+                y: centre.y,
+                halfWidth: 0.115 * scale,
+                halfHeight: 0.115 * scale,
+                angle: 0.4,
+                colour: white
+            )
+        default:
+            mask.ellipse(
+                x: centre.x,
+                y: centre.y,
+                radiusX: 0.18 * scale,
+                radiusY: 0.085 * scale,
+                angle: -0.2,
+                colour: white
+            )
+        }
+        let box = side * 40 / 100
+        paste(
+            photoThird(corpusPhotos[(seed * 5 + 3) % 24], part: seed / 24 % 3, width: box, height: box),
+            side: box,
+            left: Int(centre.x * Double(width)) - box / 2,
+            top: Int(centre.y * Double(height)) - box / 2,
+            where: mask,
+            offset: 12,
+            gain: 0.45,
+            canvas: &canvas
+        )
+    }
+
+    /// The words the `listing` family names its products with.
+    private static let productWords = [
+        "linen", "oak", "ceramic", "wool", "copper", "glass", "cotton", "walnut", "stone", "clay", "mug", "vase",
+        "lamp",
+        "bowl", "throw", "tray", "jug", "print", "cushion", "planter",
+    ]
+
+    private static func listing(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(240, 240, 236))
+        let (white, ink, green) = (
+            TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(30, 32, 30), TestJPEG.Colour(34, 84, 60)
+        )
+        fillSquare(0, 0, 1, 0.09, green, canvas: &canvas)
+        writeInSquare(
+            ["north & pine"],
+            x: 0.04,
+            y: 0.005,
+            w: 0.5,
+            h: 0.08,
+            size: 0.045,
+            ink: white,
+            paper: green,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["basket (\(random.next() % 5))"],
+            x: 0.7,
+            y: 0.015,
+            w: 0.28,
+            h: 0.07,
+            size: 0.032,
+            ink: white,
+            paper: green,
+            canvas: &canvas
+        )
+        fillSquare(0.06, 0.115, 0.88, 0.86, white, canvas: &canvas)
+        pasteThird(
+            corpusPhotos[(seed * 5 + 7) % 24],
+            part: seed / 24 % 3,
+            width: side * 56 / 100,
+            height: side * 46 / 100,
+            x: 0.22,
+            y: 0.14,
+            canvas: &canvas
+        )
+        if seed % 3 == 0 {
+            let red = TestJPEG.Colour(200, 40, 40)
+            fillSquare(0.62, 0.16, 0.14, 0.06, red, canvas: &canvas)
+            writeInSquare(
+                ["-\(10 + 5 * (random.next() % 6)) %"],
+                x: 0.62,
+                y: 0.16,
+                w: 0.14,
+                h: 0.06,
+                size: 0.03,
+                ink: white,
+                paper: red,
+                canvas: &canvas
+            )
+        }
+        writeInSquare(
+            lines(1, words: 2...3, from: productWords, random: &random),
+            x: 0.1,
+            y: 0.6,
+            w: 0.8,
+            h: 0.1,
+            size: 0.05,
+            ink: ink,
+            paper: white,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["€ \(5 + random.next() % 95).\(random.next() % 10)9"],
+            x: 0.1,
+            y: 0.7,
+            w: 0.5,
+            h: 0.1,
+            size: 0.062,
+            ink: green,
+            paper: white,
+            canvas: &canvas
+        )
+        // The rating's stars and the colour swatches.
+        let stars = 2 + Int(random.next() % 4)
+        for star in 0..<5 {
+            let centre = inSquare(canvas, x: 0.13 + Double(star) * 0.05, y: 0.815, w: 0, h: 0)
+            let colour = star < stars ? TestJPEG.Colour(236, 170, 30) : TestJPEG.Colour(210, 210, 206)
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.018, colour: colour)
+        }
+        for swatch in 0..<3 {
+            let centre = inSquare(canvas, x: 0.64 + Double(swatch) * 0.08, y: 0.815, w: 0, h: 0)
+            let colour = hsv(hue: random.unit() * 360, saturation: 0.35 + random.unit() * 0.5, value: 0.75)
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.026, colour: colour)
+        }
+        fillSquare(0.1, 0.865, 0.8, 0.08, green, canvas: &canvas)
+        writeInSquare(
+            ["add to basket"],
+            x: 0.33,
+            y: 0.87,
+            w: 0.5,
+            h: 0.07,
+            size: 0.04,
+            ink: white,
+            paper: green,
+            canvas: &canvas
+        )
+    }
+
+    private static func minimal(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        let paper = TestJPEG.Colour(250, 250, 247)
+        let (hairline, ink) = (TestJPEG.Colour(176, 176, 170), TestJPEG.Colour(96, 96, 92))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        fillSquare(0.06, 0.06, 0.88, 0.003, hairline, canvas: &canvas)
+        fillSquare(0.06, 0.937, 0.88, 0.003, hairline, canvas: &canvas)
+        fillSquare(0.06, 0.06, 0.003, 0.88, hairline, canvas: &canvas)
+        fillSquare(0.937, 0.06, 0.003, 0.88, hairline, canvas: &canvas)
+        writeInSquare(
+            ["no. \(seed + 1)"],
+            x: 0.08,
+            y: 0.08,
+            w: 0.3,
+            h: 0.06,
+            size: 0.03,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        // The disc of a photo part no other member shows, at one of six places.
+        let place = (seed + seed / 24) % 6
+        let (x, y) = ([0.3, 0.5, 0.7][place % 3], [0.36, 0.64][place / 3])
+        let centre = inSquare(canvas, x: x, y: y, w: 0, h: 0)
+        var mask = Canvas(width: width, height: height)
+        mask.disc(x: centre.x, y: centre.y, radius: 0.12, colour: TestJPEG.Colour(255, 255, 255))
+        let box = side * 26 / 100
+        paste(
+            photoThird(corpusPhotos[(seed * 11 + 2) % 24], part: seed / 24 % 3, width: box, height: box),
+            side: box,
+            left: Int(centre.x * Double(width)) - box / 2,
+            top: Int(centre.y * Double(height)) - box / 2,
+            where: mask,
+            canvas: &canvas
+        )
+        let words = ["still", "quiet", "morning", "field", "notes", "light", "after", "rain", "slow", "days", "north"]
+        writeInSquare(
+            lines(1, words: 2...3, from: words, random: &random),
+            x: 0.08,
+            y: 0.86,
+            w: 0.6,
+            h: 0.06,
+            size: 0.028,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+    }
+
     /// An sRGB colour from hue (degrees), saturation and value (0…1).
     private static func hsv(hue: Double, saturation: Double, value: Double) -> TestJPEG.Colour {
         let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
@@ -3277,6 +3779,17 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
                     }
                 }
             }
+        }
+
+        /// `colour` laid over the pixel at `(x, y)` with `alpha` (0…1) of cover.
+        mutating func blend(_ x: Int, _ y: Int, _ colour: TestJPEG.Colour, _ alpha: Double) {
+            let offset = (y * width + x) * 3
+            func mix(_ under: UInt8, _ over: UInt8) -> UInt8 {
+                UInt8((Double(under) * (1 - alpha) + Double(over) * alpha).rounded())
+            }
+            pixels[offset] = mix(pixels[offset], colour.red)
+            pixels[offset + 1] = mix(pixels[offset + 1], colour.green)
+            pixels[offset + 2] = mix(pixels[offset + 2], colour.blue)
         }
 
         mutating func rectangle(x: Double, y: Double, width w: Double, height h: Double, colour: TestJPEG.Colour) {

@@ -6,9 +6,10 @@ import Testing
 /// benchmark's work): one seed always draws the same pixels, and members differ inside the square a `small` widget
 /// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` and `pasted` families are left
 /// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8), `pan`, `fog`, `dusk`, `mosaic` and
-/// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10) and `lights`, `grain`, `table`,
-/// `infographic` and `comic` (held-out half #11), made of the corpus's real photos too, are tested where the corpus
-/// is (all 72 members of each, pair by pair), and skipped where it is not.
+/// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10), `lights`, `grain`, `table`,
+/// `infographic` and `comic` (half #11) and `billboard`, `lockscreen`, `backlit`, `listing` and `minimal` (held-out
+/// half #12), made of the corpus's real photos too, are tested where the corpus is (all 72 members of each, pair by
+/// pair), and skipped where it is not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
@@ -61,7 +62,8 @@ struct LayoutFamilyTests {
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
-            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic,
+            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
+            .lockscreen, .backlit, .listing, .minimal,
         ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -79,12 +81,16 @@ struct LayoutFamilyTests {
     /// of both). So must one figure in two poses at one place, and two cards, posters, dimmed album covers or viewer
     /// screenshots of one template showing two thirds of one photo or two photos, each with its own text; and so
     /// must two near-black night scenes told apart by their lit windows and lamps, grainy photos of two scenes, two
-    /// tables sharing at most one object at one place, two infographics or two comic strips of other photo parts.
+    /// tables sharing at most one object at one place, two infographics or two comic strips of other photo parts; and
+    /// so must one billboard with two adverts in two weathers, two lock screens over two wallpapers, two washed-out
+    /// backlit scenes with two dark subjects, two shop cards of two products, or two white pages each with its own
+    /// small photo disc.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
-            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic,
+            .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
+            .lockscreen, .backlit, .listing, .minimal,
         ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) async {
