@@ -84,11 +84,15 @@ struct DetailSignatureTests {
         #expect(original.isSamePicture(as: framed))
     }
 
-    @Test(arguments: [(0, 3), (8, 37), (32, 55)])
+    @Test(arguments: [(0, 3), (32, 55), (0, 36), (1, 33), (9, 47)])
     func menusOfOneTemplateThatLineUpAtAScaleOfAbout095AreDistinct(first: Int, second: Int) throws {
         // Restaurant menus of one template with other dishes and prices: one way lines up at about 0.95, between
         // a framed part and one scale, within the threshold on the 32×32 cells; there the fine cells now count as
-        // well, within an allowance for that scale, and their dishes differ by more.
+        // well, within an allowance for that scale, and their dishes differ by more. The last three line up shifted
+        // at 0.948, a shift their cells bear out: their fine cells are not blurred along it there (only at one
+        // scale), or they would come within the allowance. (Members 8 and 37, here until the vote ran from 2.5 %
+        // off the centre, no longer have a way between the scales within the 32×32 test; the tuning half's replay
+        // still calls them apart.)
         let a = try Self.signature(try Self.member(.menu, first))
         let b = try Self.signature(try Self.member(.menu, second))
         let between = [a.measured(within: b), b.measured(within: a)].filter {
@@ -140,12 +144,34 @@ struct DetailSignatureTests {
         kind: String
     ) throws {
         // A caption band of 12 % on a tall picture cropped to the widget moves the frame by about 6 % at a scale of
-        // one; the whole frame bears the shift out, and its fine cells, landing between the other's, differ by more
-        // than the fine threshold at one scale but within the shifted one (all four were missed before).
+        // one; the whole frame bears the shift out, and its fine cells are judged within the shifted threshold
+        // (all four were missed before the vote; 4.4–6 on the fine cells before they were blurred along the shift,
+        // under 3 now).
         let (original, copy, best) = try Self.repost(family, seed, kind)
         #expect(best.scale >= DetailSignature.unitScale, "\(best)")
-        #expect(best.strict > DetailSignature.fineThreshold, "\(best)")
         #expect(best.strict <= DetailSignature.shiftedFineThreshold, "\(best)")
+        #expect(original.isSamePicture(as: copy))
+    }
+
+    @Test(arguments: [
+        (LayoutFamily.chess, 0, "caption 12 % bottom"), (.chess, 0, "caption 6 % top"),
+        (.sheet, 1, "caption 12 % bottom"), (.sudoku, 0, "caption 12 % top"), (.poster, 0, "caption 6 % top"),
+        (.crossword, 1, "caption 12 % bottom"), (.scorecard, 1, "caption 6 % top"),
+    ])
+    func aCaptionBandThatMovesTheFrameByPartOfACellIsJudgedOnCellsBlurredAlongTheShift(
+        family: LayoutFamily,
+        seed: Int,
+        kind: String
+    ) throws {
+        // The band moves the widget's crop by 3–8 % of a side: a fraction of a fine cell more or less than a whole
+        // number of them, so a grid line, a staff line or a piece's outline that one picture's cells hold in one
+        // cell the other's split between two. Unblurred these scored 4.5–9.0 on the fine cells (or 13.3 on the
+        // finer ones) at one scale and were missed; blurred along the shift in both pictures, 1.0–4.8 and 0.3–7.6.
+        // The 6 % bands move the frame by about 3 %, which is now voted on as a shift too.
+        let (original, copy, best) = try Self.repost(family, seed, kind)
+        #expect(best.scale >= DetailSignature.unitScale, "\(best)")
+        #expect(best.strict <= DetailSignature.shiftedFineThreshold, "\(best)")
+        #expect(best.finer <= DetailSignature.finerThreshold, "\(best)")
         #expect(original.isSamePicture(as: copy))
     }
 
