@@ -20,17 +20,17 @@
 # grain, table, infographic and comic families (of real corpus photos) and the pictures of gwenview, luminance-hdr,
 # okular, kgeography-data and plymouth-themes (all of this was the tuning or an earlier held-out half, whose results
 # have been seen; half #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30
-# (bench/README.md)). The held-out half (#12), written on 2026-11-27 from 23:12 UTC by an engineer who did
-# not tune the rule and did not see the rule's branch; not measured: the billboard, lockscreen, backlit, listing and
-# minimal families (all five made of real corpus photos: one billboard in one landscape with other adverts in other
-# weathers, lock screens over other wallpapers, a washed-out backlit scene with a small dark subject of another kind at
-# another place, product cards of one shop, a mostly white page with one small photo disc) and 25 pictures of Debian
-# packages no earlier half used (kphotoalbum, kodi-data, lxde-common, sddm-theme-elarun, grass-doc, kalzium-data), each
-# made a JPEG (vips, quality 95) in HELD (default /tmp/kfeed-heldout12). In each half also four overlapping regions of
-# each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as distinct pictures).
-# Reposts of 21 kinds of every photo and of four members of every family. Prints per family and per half the distinct
-# pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the time an identity
-# takes; exits 1 when the held-out half misses a goal.
+# (bench/README.md)). The held-out half (#12), written on 2026-11-27 from 23:12 UTC by an engineer who did not tune the
+# rule and did not see the rule's branch; measured once by the lead on 2026-11-28 at 00:16: the billboard, lockscreen,
+# backlit, listing and minimal families (all five made of real corpus photos: one billboard in one landscape with other
+# adverts in other weathers, lock screens over other wallpapers, a washed-out backlit scene with a small dark subject of
+# another kind at another place, product cards of one shop, a mostly white page with one small photo disc) and 25
+# pictures of Debian packages no earlier half used (kphotoalbum, kodi-data, lxde-common, sddm-theme-elarun, grass-doc,
+# kalzium-data), each made a JPEG (vips, quality 95) in HELD (default /tmp/kfeed-heldout12). In each half also four
+# overlapping regions of each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as
+# distinct pictures). Reposts of 21 kinds of every photo and of four members of every family. Prints per family and per
+# half the distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and the
+# time an identity takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
@@ -253,17 +253,17 @@ PRIOR11_SOURCES=("$gwenview/view_mode.png" "$gwenview/fullscreen-view.png" "$gwe
   usr/share/doc/HTML/en/kgeography/first-start5.png "$kgeography/virginia.png" "$kgeography/france_regions.png"
   "$kgeography/tamilnadu.png" "$kgeography/russia_districts.png" "$kgeography/waters_world-class.png"
   usr/share/plymouth/themes/solar/star.png usr/share/plymouth/themes/fade-in/lock.png)
-# Held out (written 2026-11-27 from 23:12 by an engineer who did not tune the rule; not measured): real pictures of
-# packages no earlier half used — ten photos of KPhotoAlbum's demo album (a woman sitting on a beach, a couple in a dark
-# bar, a black dog in a wood, a canyon at dusk, a man's face close up, two men at a pool table, a sandy spit of coast
-# from the air, an airport under snow with its planes, a black and white rabbit on grass, a red sunset over dark land),
-# six pictures of Kodi's data (three screenshots of its dark skins: a grid of film posters, a film's page with its
-# poster and a photo of its cast, a music player with two photos of the artist; a cinema's hall, a concert's crowd under
-# stage lights, its logo on a dark splash), one of LXDE's blue wallpapers, SDDM's Elarun background of blue waves, four
-# figures of GRASS GIS's manual (a scanned aerial photo in the georectifier's window, a shaded relief map, a vegetation
-# index map, a terrain block drawn in 3D with water on it) and three screenshots of Kalzium's manual (a glossary page
-# with a photo of a watch glass, the periodic table with gold selected, iron's dialog with its dark emission spectrum) —
-# unpacked in HELD (default /tmp/kfeed-heldout12), each named by its folder and file.
+# Held out (written 2026-11-27 from 23:12 by an engineer who did not tune the rule; measured once, at 00:16 on
+# 2026-11-28): real pictures of packages no earlier half used — ten photos of KPhotoAlbum's demo album (a woman sitting
+# on a beach, a couple in a dark bar, a black dog in a wood, a canyon at dusk, a man's face close up, two men at a pool
+# table, a sandy spit of coast from the air, an airport under snow with its planes, a black and white rabbit on grass, a
+# red sunset over dark land), six pictures of Kodi's data (three screenshots of its dark skins: a grid of film posters,
+# a film's page with its poster and a photo of its cast, a music player with two photos of the artist; a cinema's hall,
+# a concert's crowd under stage lights, its logo on a dark splash), one of LXDE's blue wallpapers, SDDM's Elarun
+# background of blue waves, four figures of GRASS GIS's manual (a scanned aerial photo in the georectifier's window, a
+# shaded relief map, a vegetation index map, a terrain block drawn in 3D with water on it) and three screenshots of
+# Kalzium's manual (a glossary page with a photo of a watch glass, the periodic table with gold selected, iron's dialog
+# with its dark emission spectrum) — unpacked in HELD (default /tmp/kfeed-heldout12), each named by its folder and file.
 HELD=${HELD:-/tmp/kfeed-heldout12}
 album=usr/share/kphotoalbum/demo
 kodi=usr/share/kodi/addons
