@@ -263,9 +263,9 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// seeded clock.
     case scoreboard
     /// A planner's month page with a real photo of the month: an off-white page, the (n / 24)th third of the ((13n +
-    /// 7) mod 24)th corpus photo as the month's photo (88 % × 40 % of the widget's square), so no two members show one
-    /// photo part, the (n mod 12)th month's name and a seeded year, and its grid of days starting on a seeded weekday
-    /// with two to four seeded days marked by discs of a seeded colour.
+    /// 7 + n / 24) mod 24)th corpus photo as the month's photo (88 % × 40 % of the widget's square), so no two members
+    /// show one photo part, the ((n + 4(n / 24)) mod 12)th month's name and a seeded year, and its grid of days
+    /// starting on a seeded weekday with two to four seeded days marked by discs of a seeded colour.
     case planner
     /// A video call: a speaker's large tile (94 % × 56 % of the widget's square, the (n / 24)th third of the ((5n +
     /// 11) mod 24)th corpus photo, so no two members show one speaker) in a green frame, a strip of three small tiles
@@ -278,10 +278,10 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// and now, two years, two days).
     case beforeafter
     /// A real photo under a heavy vignette with a small bright subject in its dark edge: the (n / 24)th third of the
-    /// ((11n + 5) mod 24)th corpus photo, full at the centre of the widget's square and darkened to 8 % of its level
-    /// from 0.55 of the square's side away, and a disc (15 % of the square across) of the ((n / 24 + 2) mod 3)th third
-    /// of the ((13n + 9) mod 24)th photo, lifted (60 + 80 % of its level), at the (n mod 8)th of eight places round
-    /// the square's edge; no two members show one scene or one subject.
+    /// ((11n + 5 + n / 24) mod 24)th corpus photo, full at the centre of the widget's square and darkened to 8 % of
+    /// its level from 0.55 of the square's side away, and a disc (15 % of the square across) of the ((n / 24 + 2) mod
+    /// 3)th third of the ((13n + 9 + 5(n / 24)) mod 24)th photo, lifted (60 + 80 % of its level), at the ((n + 3(n /
+    /// 24)) mod 8)th of eight places round the square's edge; no two members show one scene or one subject.
     case vignette
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
@@ -3656,7 +3656,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
         // The month's photo, a part no other member shows, and under it the month's name and year.
         pasteThird(
-            corpusPhotos[(seed * 13 + 7) % 24],
+            corpusPhotos[(seed * 13 + 7 + seed / 24) % 24],
             part: seed / 24 % 3,
             width: side * 88 / 100,
             height: side * 40 / 100,
@@ -3669,7 +3669,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             "november", "december",
         ]
         writeInSquare(
-            ["\(months[seed % 12]) \(2024 + random.next() % 6)"],
+            ["\(months[(seed + 4 * (seed / 24)) % 12]) \(2024 + random.next() % 6)"],
             x: 0.06,
             y: 0.455,
             w: 0.7,
@@ -3681,7 +3681,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         )
         // The grid of days: the month starts on a seeded weekday; two to four seeded days are marked.
         let start = Int(random.next() % 7)
-        let days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][seed % 12]
+        let days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][(seed + 4 * (seed / 24)) % 12]
         let marked = (0..<(2 + Int(random.next() % 3))).map { _ in 1 + Int(random.next() % UInt64(days)) }
         let mark = hsv(hue: Double(random.next() % 360), saturation: 0.7, value: 0.9)
         for (column, day) in ["m", "t", "w", "t", "f", "s", "s"].enumerated() {
@@ -3812,7 +3812,12 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         let (side, squareLeft, top) = widgetSquare(canvas)
         // A photo part no other member shows, darkened towards the edges of the widget's square (a heavy vignette:
         // full level at its centre, 8 % beyond 0.55 of its side from the centre).
-        let scene = photoThird(corpusPhotos[(seed * 11 + 5) % 24], part: seed / 24 % 3, width: width, height: height)
+        let scene = photoThird(
+            corpusPhotos[(seed * 11 + 5 + seed / 24) % 24],
+            part: seed / 24 % 3,
+            width: width,
+            height: height
+        )
         let centre = (x: Double(squareLeft) + 0.5 * Double(side), y: Double(top) + 0.5 * Double(side))
         for index in 0..<(width * height) {
             let dx = (Double(index % width) - centre.x) / Double(side)
@@ -3827,13 +3832,18 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             (0.14, 0.14), (0.5, 0.12), (0.86, 0.14), (0.88, 0.5), (0.86, 0.86), (0.5, 0.88), (0.14, 0.86),
             (0.12, 0.5),
         ]
-        let place = places[seed % 8]
+        let place = places[(seed + 3 * (seed / 24)) % 8]
         let at = inSquare(canvas, x: place.0, y: place.1, w: 0, h: 0)
         var mask = Canvas(width: width, height: height)
         mask.disc(x: at.x, y: at.y, radius: 0.075, colour: TestJPEG.Colour(255, 255, 255))
         let box = side * 16 / 100
         paste(
-            photoThird(corpusPhotos[(seed * 13 + 9) % 24], part: (seed / 24 + 2) % 3, width: box, height: box),
+            photoThird(
+                corpusPhotos[(seed * 13 + 9 + 5 * (seed / 24)) % 24],
+                part: (seed / 24 + 2) % 3,
+                width: box,
+                height: box
+            ),
             side: box,
             left: Int(at.x * Double(width)) - box / 2,
             top: Int(at.y * Double(height)) - box / 2,
