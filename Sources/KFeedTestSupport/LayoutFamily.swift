@@ -257,6 +257,32 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// (n / 24)th third of the ((11n + 2) mod 24)th corpus photo, so no two members show one photo part, at the ((n + n
     /// / 24) mod 6)th of six places (3 × 2 inside the square).
     case minimal
+    /// A sports broadcast's score overlay on different real frames: member n shows the (n / 24)th third of the ((7n +
+    /// 1) mod 24)th corpus photo over the whole frame, so no two members show one frame, under a broadcaster's mark
+    /// and a dark score bar of two seeded teams (each a three-letter name and its colour), their seeded scores and a
+    /// seeded clock.
+    case scoreboard
+    /// A planner's month page with a real photo of the month: an off-white page, the (n / 24)th third of the ((13n +
+    /// 7 + n / 24) mod 24)th corpus photo as the month's photo (88 % × 40 % of the widget's square), so no two members
+    /// show one photo part, the ((n + 4(n / 24)) mod 12)th month's name and a seeded year, and its grid of days
+    /// starting on a seeded weekday with two to four seeded days marked by discs of a seeded colour.
+    case planner
+    /// A video call: a speaker's large tile (94 % × 56 % of the widget's square, the (n / 24)th third of the ((5n +
+    /// 11) mod 24)th corpus photo, so no two members show one speaker) in a green frame, a strip of three small tiles
+    /// below (tile k the ((n / 24 + k + 1) mod 3)th third of the ((n mod 24) + 8k + 2) mod 24th photo, so no two
+    /// members show one part in one tile), a seeded name on each tile and a toolbar of seeded muted buttons.
+    case callgrid
+    /// A before/after split of two real photos: the (n / 24)th third of the ((5n + 1) mod 24)th corpus photo on the
+    /// left half and the ((n / 24 + 1) mod 3)th third of the ((7n + 4) mod 24)th on the right, so no two members show
+    /// one part on one side, a white divider with a round handle and a seeded pair of labels (before and after, then
+    /// and now, two years, two days).
+    case beforeafter
+    /// A real photo under a heavy vignette with a small bright subject in its dark edge: the (n / 24)th third of the
+    /// ((11n + 5 + n / 24) mod 24)th corpus photo, full at the centre of the widget's square and darkened to 8 % of
+    /// its level from 0.55 of the square's side away, and a disc (15 % of the square across) of the ((n / 24 + 2) mod
+    /// 3)th third of the ((13n + 9 + 5(n / 24)) mod 24)th photo, lifted (60 + 80 % of its level), at the ((n + 3(n /
+    /// 24)) mod 8)th of eight places round the square's edge; no two members show one scene or one subject.
+    case vignette
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
     /// `salt`, so that a family's members do not share the draws of the generator the others use.
@@ -498,6 +524,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.drawn(seed, salt: 140_004, canvas: &canvas, Self.listing(seed:random:canvas:))
         case .minimal:
             Self.drawn(seed, salt: 140_005, canvas: &canvas, Self.minimal(seed:random:canvas:))
+        case .scoreboard:
+            Self.drawn(seed, salt: 150_001, canvas: &canvas, Self.scoreboard(seed:random:canvas:))
+        case .planner:
+            Self.drawn(seed, salt: 150_002, canvas: &canvas, Self.planner(seed:random:canvas:))
+        case .callgrid:
+            Self.drawn(seed, salt: 150_003, canvas: &canvas, Self.callgrid(seed:random:canvas:))
+        case .beforeafter:
+            Self.drawn(seed, salt: 150_004, canvas: &canvas, Self.beforeAfter(seed:random:canvas:))
+        case .vignette:
+            Self.vignette(seed: seed, canvas: &canvas)
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -3541,6 +3577,279 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             size: 0.028,
             ink: ink,
             paper: paper,
+            canvas: &canvas
+        )
+    }
+
+    /// The three-letter names the `scoreboard` family's teams go by.
+    private static let teamNames = [
+        "ars", "bel", "cor", "dun", "eve", "fal", "gra", "hul", "ips", "kil", "lyn", "mor", "nor", "ost", "pal", "rov",
+    ]
+
+    private static func scoreboard(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        canvas.paste(
+            photoThird(corpusPhotos[(seed * 7 + 1) % 24], part: seed / 24 % 3, width: width, height: height),
+            channels: 4,
+            width: width,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        let (white, navy) = (TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(12, 18, 44))
+        // The broadcaster's mark, top right, and the score bar, bottom left: two teams, their colours and scores, the
+        // period and the clock.
+        veilSquare(0.74, 0.04, 0.22, 0.07, white, alpha: 0.55, canvas: &canvas)
+        inkInSquare(["sport 2"], x: 0.755, y: 0.045, w: 0.2, h: 0.06, size: 0.035, ink: navy, canvas: &canvas)
+        veilSquare(0.04, 0.79, 0.7, 0.12, navy, alpha: 0.86, canvas: &canvas)
+        let first = Int(random.next() % UInt64(teamNames.count))
+        let second = (first + 1 + Int(random.next() % UInt64(teamNames.count - 1))) % teamNames.count
+        for (slot, team) in [first, second].enumerated() {
+            let x = 0.06 + Double(slot) * 0.28
+            fillSquare(
+                x,
+                0.82,
+                0.018,
+                0.07,
+                hsv(hue: Double(team) * 22.5, saturation: 0.85, value: 0.95),
+                canvas: &canvas
+            )
+            inkInSquare(
+                [teamNames[team]],
+                x: x + 0.03,
+                y: 0.8,
+                w: 0.14,
+                h: 0.1,
+                size: 0.045,
+                ink: white,
+                canvas: &canvas
+            )
+            inkInSquare(
+                ["\(random.next() % 6)"],
+                x: x + 0.17,
+                y: 0.8,
+                w: 0.1,
+                h: 0.1,
+                size: 0.045,
+                ink: white,
+                canvas: &canvas
+            )
+        }
+        fillSquare(0.61, 0.79, 0.13, 0.12, TestJPEG.Colour(240, 200, 40), canvas: &canvas)
+        let (minute, seconds) = (random.next() % 90, random.next() % 60)
+        inkInSquare(
+            ["\(minute):\(seconds < 10 ? "0" : "")\(seconds)"],
+            x: 0.615,
+            y: 0.805,
+            w: 0.125,
+            h: 0.09,
+            size: 0.032,
+            ink: navy,
+            canvas: &canvas
+        )
+    }
+
+    private static func planner(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let paper = TestJPEG.Colour(248, 246, 240)
+        let (ink, faint) = (TestJPEG.Colour(40, 40, 44), TestJPEG.Colour(150, 150, 150))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        // The month's photo, a part no other member shows, and under it the month's name and year.
+        pasteThird(
+            corpusPhotos[(seed * 13 + 7 + seed / 24) % 24],
+            part: seed / 24 % 3,
+            width: side * 88 / 100,
+            height: side * 40 / 100,
+            x: 0.06,
+            y: 0.05,
+            canvas: &canvas
+        )
+        let months = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december",
+        ]
+        writeInSquare(
+            ["\(months[(seed + 4 * (seed / 24)) % 12]) \(2024 + random.next() % 6)"],
+            x: 0.06,
+            y: 0.455,
+            w: 0.7,
+            h: 0.085,
+            size: 0.042,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        // The grid of days: the month starts on a seeded weekday; two to four seeded days are marked.
+        let start = Int(random.next() % 7)
+        let days = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][(seed + 4 * (seed / 24)) % 12]
+        let marked = (0..<(2 + Int(random.next() % 3))).map { _ in 1 + Int(random.next() % UInt64(days)) }
+        let mark = hsv(hue: Double(random.next() % 360), saturation: 0.7, value: 0.9)
+        for (column, day) in ["m", "t", "w", "t", "f", "s", "s"].enumerated() {
+            inkInSquare(
+                [day],
+                x: 0.08 + Double(column) * 0.125,
+                y: 0.54,
+                w: 0.08,
+                h: 0.05,
+                size: 0.03,
+                ink: faint,
+                canvas: &canvas
+            )
+        }
+        for day in 1...days {
+            let cell = start + day - 1
+            let (x, y) = (0.07 + Double(cell % 7) * 0.125, 0.6 + Double(cell / 7) * 0.065)
+            if marked.contains(day) {
+                let centre = inSquare(canvas, x: x + 0.03, y: y + 0.028, w: 0, h: 0)
+                canvas.disc(x: centre.x, y: centre.y, radius: 0.03, colour: mark)
+            }
+            inkInSquare(["\(day)"], x: x + 0.005, y: y, w: 0.09, h: 0.06, size: 0.032, ink: ink, canvas: &canvas)
+        }
+    }
+
+    /// The names the `callgrid` family's callers show.
+    private static let callerNames = [
+        "anna", "ben k", "chloe", "dev", "emil", "farah", "gus", "hana", "ivo", "june", "kofi", "lena", "mats", "nora",
+    ]
+
+    private static func callgrid(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let (white, panel) = (TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(32, 33, 36))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: panel)
+        // The speaker, large, and three callers in a strip below: each a photo part, the speaker's shown by no other
+        // member, each small tile's by no other member in that tile.
+        var tiles: [(x: Double, y: Double, w: Double, h: Double, photo: Int, part: Int)] = [
+            (0.03, 0.03, 0.94, 0.56, (seed * 5 + 11) % 24, seed / 24 % 3)
+        ]
+        for k in 0..<3 {
+            let photo = (seed % 24 + 8 * k + 2) % 24
+            tiles.append((0.03 + Double(k) * 0.32, 0.62, 0.3, 0.22, photo, (seed / 24 + k + 1) % 3))
+        }
+        for tile in tiles {
+            pasteThird(
+                corpusPhotos[tile.photo],
+                part: tile.part,
+                width: Int(tile.w * Double(side)),
+                height: Int(tile.h * Double(side)),
+                x: tile.x,
+                y: tile.y,
+                canvas: &canvas
+            )
+            veilSquare(tile.x + 0.01, tile.y + tile.h - 0.055, 0.16, 0.045, panel, alpha: 0.7, canvas: &canvas)
+            inkInSquare(
+                [callerNames[Int(random.next() % UInt64(callerNames.count))]],
+                x: tile.x + 0.015,
+                y: tile.y + tile.h - 0.058,
+                w: 0.15,
+                h: 0.05,
+                size: 0.03,
+                ink: white,
+                canvas: &canvas
+            )
+        }
+        // The speaker's green frame and the toolbar: a seeded number of red (muted) and grey buttons, the red hang-up.
+        for (x, y, w, h) in [
+            (0.03, 0.03, 0.94, 0.006), (0.03, 0.584, 0.94, 0.006), (0.03, 0.03, 0.006, 0.56),
+            (0.964, 0.03, 0.006, 0.56),
+        ] {
+            fillSquare(x, y, w, h, TestJPEG.Colour(60, 200, 110), canvas: &canvas)
+        }
+        for button in 0..<4 {
+            let centre = inSquare(canvas, x: 0.3 + Double(button) * 0.13, y: 0.92, w: 0, h: 0)
+            let muted = button == 3 || random.next() % 2 == 0
+            canvas.disc(
+                x: centre.x,
+                y: centre.y,
+                radius: 0.04,
+                colour: muted ? TestJPEG.Colour(220, 50, 50) : TestJPEG.Colour(72, 74, 80)
+            )
+            canvas.disc(x: centre.x, y: centre.y, radius: 0.012, colour: white)
+        }
+    }
+
+    private static func beforeAfter(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        // Two photo parts side by side, each shown on its side by no other member.
+        let half = width / 2
+        canvas.paste(
+            photoThird(corpusPhotos[(seed * 5 + 1) % 24], part: seed / 24 % 3, width: half, height: height),
+            channels: 4,
+            width: half,
+            height: height,
+            left: 0,
+            top: 0
+        )
+        canvas.paste(
+            photoThird(
+                corpusPhotos[(seed * 7 + 4) % 24],
+                part: (seed / 24 + 1) % 3,
+                width: width - half,
+                height: height
+            ),
+            channels: 4,
+            width: width - half,
+            height: height,
+            left: half,
+            top: 0
+        )
+        // The divider with its round handle, and the two sides' seeded labels.
+        let white = TestJPEG.Colour(255, 255, 255)
+        fillSquare(0.495, 0, 0.01, 1, white, canvas: &canvas)
+        let centre = inSquare(canvas, x: 0.5, y: 0.5, w: 0, h: 0)
+        canvas.disc(x: centre.x, y: centre.y, radius: 0.045, colour: white)
+        canvas.disc(x: centre.x, y: centre.y, radius: 0.03, colour: TestJPEG.Colour(60, 60, 66))
+        let labels = [["before", "after"], ["then", "now"], ["2019", "2024"], ["day 1", "day 90"]]
+        let pair = labels[Int(random.next() % UInt64(labels.count))]
+        for (slot, label) in pair.enumerated() {
+            let x = 0.04 + Double(slot) * 0.5
+            veilSquare(x, 0.05, 0.2, 0.065, TestJPEG.Colour(0, 0, 0), alpha: 0.55, canvas: &canvas)
+            inkInSquare([label], x: x + 0.015, y: 0.05, w: 0.19, h: 0.065, size: 0.035, ink: white, canvas: &canvas)
+        }
+    }
+
+    private static func vignette(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, squareLeft, top) = widgetSquare(canvas)
+        // A photo part no other member shows, darkened towards the edges of the widget's square (a heavy vignette:
+        // full level at its centre, 8 % beyond 0.55 of its side from the centre).
+        let scene = photoThird(
+            corpusPhotos[(seed * 11 + 5 + seed / 24) % 24],
+            part: seed / 24 % 3,
+            width: width,
+            height: height
+        )
+        let centre = (x: Double(squareLeft) + 0.5 * Double(side), y: Double(top) + 0.5 * Double(side))
+        for index in 0..<(width * height) {
+            let dx = (Double(index % width) - centre.x) / Double(side)
+            let dy = (Double(index / width) - centre.y) / Double(side)
+            let gain = 1 - 0.92 * min(1, (dx * dx + dy * dy) / (0.55 * 0.55))
+            func shaded(_ channel: Int) -> UInt8 { UInt8((Double(scene[index * 4 + channel]) * gain).rounded()) }
+            canvas.set(index % width, index / width, TestJPEG.Colour(shaded(0), shaded(1), shaded(2)))
+        }
+        // A small bright subject in the dark edge: a disc of another photo part no other member shows, lifted (each
+        // channel 60 + 80 % of its level), at the (n mod 8)th of eight places round the square's edge.
+        let places = [
+            (0.14, 0.14), (0.5, 0.12), (0.86, 0.14), (0.88, 0.5), (0.86, 0.86), (0.5, 0.88), (0.14, 0.86),
+            (0.12, 0.5),
+        ]
+        let place = places[(seed + 3 * (seed / 24)) % 8]
+        let at = inSquare(canvas, x: place.0, y: place.1, w: 0, h: 0)
+        var mask = Canvas(width: width, height: height)
+        mask.disc(x: at.x, y: at.y, radius: 0.075, colour: TestJPEG.Colour(255, 255, 255))
+        let box = side * 16 / 100
+        paste(
+            photoThird(
+                corpusPhotos[(seed * 13 + 9 + 5 * (seed / 24)) % 24],
+                part: (seed / 24 + 2) % 3,
+                width: box,
+                height: box
+            ),
+            side: box,
+            left: Int(at.x * Double(width)) - box / 2,
+            top: Int(at.y * Double(height)) - box / 2,
+            where: mask,
+            offset: 60,
+            gain: 0.8,
             canvas: &canvas
         )
     }

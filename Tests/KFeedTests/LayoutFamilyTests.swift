@@ -7,8 +7,9 @@ import Testing
 /// crops to (rows 68–611 of a 544×680 member), where a viewer sees them. The `inset` and `pasted` families are left
 /// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8), `pan`, `fog`, `dusk`, `mosaic` and
 /// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10), `lights`, `grain`, `table`,
-/// `infographic` and `comic` (half #11) and `billboard`, `lockscreen`, `backlit`, `listing` and `minimal` (held-out
-/// half #12), made of the corpus's real photos too, are tested where the corpus is (all 72 members of each, pair by
+/// `infographic` and `comic` (half #11), `billboard`, `lockscreen`, `backlit`, `listing` and `minimal` (half #12) and
+/// `scoreboard`, `planner`, `callgrid`, `beforeafter` and `vignette` (held-out half #13), made of the corpus's real
+/// photos too, are tested where the corpus is (all 72 members of each, pair by
 /// pair), and skipped where it is not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
@@ -63,7 +64,7 @@ struct LayoutFamilyTests {
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
-            .lockscreen, .backlit, .listing, .minimal,
+            .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
         ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -84,13 +85,15 @@ struct LayoutFamilyTests {
     /// tables sharing at most one object at one place, two infographics or two comic strips of other photo parts; and
     /// so must one billboard with two adverts in two weathers, two lock screens over two wallpapers, two washed-out
     /// backlit scenes with two dark subjects, two shop cards of two products, or two white pages each with its own
-    /// small photo disc.
+    /// small photo disc; and so must two broadcast frames under one score bar, two planner pages with two photos of
+    /// the month, two video calls of other callers, two before/after splits of other photos, or two vignetted scenes
+    /// each with its own small bright subject.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
-            .lockscreen, .backlit, .listing, .minimal,
+            .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
         ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) async {
