@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 
-/// A fixed number of threads for CPU-bound work (a refresh's decodes), taking the pieces of work from one queue in the
-/// order they are handed over: a thread that finishes one piece starts the next one waiting at once, itself, rather
+/// A fixed number of threads for CPU-bound work (a refresh's decodes, then its pictures' comparisons), taking the
+/// pieces of work from one queue in the order they are handed over: a thread that finishes one piece starts the next one waiting at once, itself, rather
 /// than after the finished piece's task has hopped through Swift's cooperative pool to let the next one in (on a
 /// 2-core machine that pool's two threads wait for a core while both decode, and each hop then waits with them).
 ///
@@ -41,6 +42,26 @@ package final class DecodeLanes: Sendable {
         await withCheckedContinuation { continuation in
             enqueue { continuation.resume(returning: work()) }
         }
+    }
+
+    /// Runs `body` for each of `0..<iterations`, taken in order by every lane (each takes the next iteration as it
+    /// finishes one, so uneven iterations even out), after the work handed over before has started; returns once
+    /// every one has run.
+    package func forEach(_ iterations: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+        let next = Counter()
+        let lane: @Sendable () -> Void = {
+            while case let iteration = next.value.add(1, ordering: .relaxed).oldValue, iteration < iterations {
+                body(iteration)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(count, iterations) { group.addTask { await self.run(lane) } }
+        }
+    }
+
+    /// The next iteration of ``forEach(_:_:)``, shared by the lanes.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// Hands `item` over: it runs on a lane's thread after the work handed over before it has started.

@@ -41,6 +41,20 @@ struct DecodeLanesTests {
         #expect(running.value.withLock { $0.now } == 0)
     }
 
+    @Test(arguments: [0, 1, 2, 28, 500])
+    func forEachRunsEveryIterationOnceOnTheLanes(iterations: Int) async {
+        let lanes = DecodeLanes(count: 2)
+        let runs = Shared([Int](repeating: 0, count: iterations))
+        let threads = Shared<Set<UInt>>([])
+        await lanes.forEach(iterations) { iteration in
+            runs.value.withLock { $0[iteration] += 1 }
+            threads.value.withLock { _ = $0.insert(pthread_self()) }
+        }
+        #expect(runs.value.withLock { $0 } == [Int](repeating: 1, count: iterations))
+        #expect(threads.value.withLock { $0.count } <= 2)
+        #expect(threads.value.withLock { $0.isEmpty } == (iterations == 0))
+    }
+
     @Test func oneLaneRunsThePiecesInTheOrderTheyWereHandedOver() {
         let lanes = DecodeLanes(count: 1)
         let order = Shared<[Int]>([])

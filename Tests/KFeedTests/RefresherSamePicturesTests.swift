@@ -5,7 +5,7 @@ import Testing
 
 @testable import KFeed
 
-/// The comparisons ``Refresher/SamePictures`` makes on every core, and ``Refresher/together(_:)``, which writes the
+/// The comparisons ``Refresher/SamePictures`` makes on every lane, and ``Refresher/together(_:)``, which writes the
 /// files before a manifest side by side.
 struct RefresherSamePicturesTests {
     /// A 64×64 RGBX picture: a diagonal gradient of `hue`, with a bright square of side `side` at `corner`.
@@ -27,7 +27,7 @@ struct RefresherSamePicturesTests {
         )
     }
 
-    @Test func theTableAnswersAsComparingOneAtATime() throws {
+    @Test func theTableAnswersAsComparingOneAtATime() async throws {
         let first = try Self.identity(hue: 0, corner: 4)
         let other = try Self.identity(hue: 90, corner: 40)
         let third = try Self.identity(hue: 180, corner: 20, side: 30)
@@ -35,7 +35,8 @@ struct RefresherSamePicturesTests {
         let mayBeKept = [true, true, true, true, false, true]
         let shownAt = Date(timeIntervalSince1970: 1_800_000_000)
         let shown = [(identity: third, shownAt: shownAt), (identity: third, shownAt: shownAt.addingTimeInterval(60))]
-        var same = Refresher.SamePictures(identities, mayBeKept: mayBeKept, shown: shown)
+        let lanes = DecodeLanes(count: 2)
+        var same = await Refresher.SamePictures(identities, mayBeKept: mayBeKept, shown: shown, on: lanes)
         #expect(first.isSamePicture(as: first) && !first.isSamePicture(as: other) && !other.isSamePicture(as: third))
         for index in identities.indices {
             for earlier in 0..<index where mayBeKept[earlier] {
@@ -47,15 +48,16 @@ struct RefresherSamePicturesTests {
         }
         #expect(same.isSame(3, as: 0) && same.isSame(5, as: 1) && !same.isSame(4, as: 0))
         #expect(same.lastShown(4) == nil && same.lastShown(0) == nil)
-        let shownTwice = Refresher.SamePictures([third], mayBeKept: [true], shown: shown)
+        let shownTwice = await Refresher.SamePictures([third], mayBeKept: [true], shown: shown, on: lanes)
         #expect(shownTwice.lastShown(0) == shownAt.addingTimeInterval(60))
         // Comparisons left until asked for (the pictures from the third on that may be kept) answer the same.
         for onDemandFrom in [0, 2, 5] {
-            var later = Refresher.SamePictures(
+            var later = await Refresher.SamePictures(
                 identities,
                 mayBeKept: mayBeKept,
                 shown: shown,
-                onDemandFrom: onDemandFrom
+                onDemandFrom: onDemandFrom,
+                on: lanes
             )
             for index in identities.indices.reversed() {
                 #expect(later.lastShown(index) == same.lastShown(index), "\(index) against the shown")
@@ -67,18 +69,6 @@ struct RefresherSamePicturesTests {
     }
 
     struct Failed: Error, Equatable { var index: Int }
-
-    @Test(arguments: [0, 1, 2, 28, 500])
-    func everyIterationRunsOnceOnEveryCore(iterations: Int) {
-        let runs = Mutex([Int](repeating: 0, count: iterations))
-        let threads = Mutex<Set<UInt>>([])
-        Refresher.SamePictures.onEveryCore(iterations: iterations) { iteration in
-            runs.withLock { $0[iteration] += 1 }
-            threads.withLock { _ = $0.insert(pthread_self()) }
-        }
-        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: iterations))
-        #expect(threads.withLock { $0.count } <= max(1, ProcessInfo.processInfo.activeProcessorCount))
-    }
 
     @Test func togetherRunsEveryWriteAndThrowsTheFirstFailure() async throws {
         let done = Mutex<Set<Int>>([])

@@ -46,8 +46,8 @@ package struct ImageFetcher: Sendable {
     private let avatarThumbnailer: JPEGThumbnailer
     private let budget: ImageDecodeBudget
     private let maxDownloads: Int
-    /// The threads that decode, one per decode at once.
-    private let lanes: DecodeLanes
+    /// The threads that decode, one per decode at once; the refresh compares its pictures on them too.
+    package let lanes: DecodeLanes
     private let logger: Logger
 
     /// The largest image body accepted, in bytes.

@@ -237,7 +237,7 @@ extension Refresher {
         // before the commit: on every way out of this scope, a throw included).
         async let synced: Void = Self.sync(writes, releasing: reserved, in: store)
         let pictures = await identities(of: fetched, made: made)
-        let distinct = distinctPictures(of: fetched, identities: pictures, in: run)
+        let distinct = await distinctPictures(of: fetched, identities: pictures, in: run, on: connection.images.lanes)
         let full =
             connection.checksPosts
             ? await verifiedFill(distinct, found: found, run: &run, client: connection.client)

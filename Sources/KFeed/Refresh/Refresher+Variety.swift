@@ -2,7 +2,6 @@ import Foundation
 import KFeedImages
 import KFeedX
 import Logging
-import Synchronization
 
 /// Variety across days (`docs/timeline.md`): the posts that may repeat, the repost check, and the repeat fill that
 /// keeps a day full when too few posts are new.
@@ -48,7 +47,7 @@ extension Refresher {
         }
     }
 
-    /// What ``distinctPictures(of:identities:in:)`` keeps and drops.
+    /// What ``distinctPictures(of:identities:in:on:)`` keeps and drops.
     struct DistinctPictures {
         /// The unshown entries to show, in the search's order, at most the builder's entry count.
         var kept: [Manifest.Entry]
@@ -62,12 +61,14 @@ extension Refresher {
     /// The first `builder.entryCount` unshown entries of `filled` whose picture (`pictures`, by media key) is not
     /// the same photo (``PictureIdentity``) as one shown within the window or an earlier entry (a repost under another
     /// media key); and the entries that may fill the rest as repeats. An entry without an identity (a placeholder,
-    /// or the rule off) is kept as it is.
+    /// or the rule off) is kept as it is. The comparisons run on `lanes` (the image fetcher's, idle once the
+    /// pictures are made).
     func distinctPictures(
         of filled: Manifest,
         identities pictures: [String: PictureIdentity],
-        in run: Run
-    ) -> DistinctPictures {
+        in run: Run,
+        on lanes: DecodeLanes
+    ) async -> DistinctPictures {
         let shown = run.history.pictures
         var result = DistinctPictures(kept: [], repeats: [], identities: shown.mapValues(\.identity))
         let identities = filled.entries.map { $0.placeholder ? nil : pictures[$0.media.key] }
@@ -75,11 +76,12 @@ extension Refresher {
         // The unshown entries after the one that fills the timeline when none is dropped (the extra candidates):
         // their comparisons with the earlier pictures are made only if asked for.
         let filling = mayBeKept.indices.filter { mayBeKept[$0] }.dropFirst(max(run.builder.entryCount - 1, 0)).first
-        var same = SamePictures(
+        var same = await SamePictures(
             identities,
             mayBeKept: mayBeKept,
             shown: Array(shown.values),
-            onDemandFrom: filling.map { $0 + 1 } ?? identities.count
+            onDemandFrom: filling.map { $0 + 1 } ?? identities.count,
+            on: lanes
         )
         var taken: [Int] = []
         for (index, entry) in filled.entries.enumerated() {
@@ -109,8 +111,8 @@ extension Refresher {
     }
 
     /// Which of a refresh's pictures are the same photo (``PictureIdentity/isSamePicture(as:)``) as which earlier
-    /// one, and as which picture shown within the window: the comparisons ``distinctPictures(of:identities:in:)``
-    /// may ask for, made up front on every core (each is independent of the others; what the fill keeps depends on
+    /// one, and as which picture shown within the window: the comparisons ``distinctPictures(of:identities:in:on:)``
+    /// may ask for, made up front on every lane (each is independent of the others; what the fill keeps depends on
     /// them in order, so it reads them afterwards), but for those of the pictures from `onDemandFrom` on that
     /// `mayBeKept` with the earlier ones, made when first asked for (the extra candidates', needed only when a
     /// picture before them was dropped, or theirs was shown). The same comparisons, in the same direction (the
@@ -128,70 +130,36 @@ extension Refresher {
         private let mayBeKept: [Bool]
 
         /// Compares `identities` (nil: no picture) with each other (each against the earlier ones that `mayBeKept`;
-        /// from `onDemandFrom` on, those that `mayBeKept` only when asked) and, those that `mayBeKept`, with `shown`.
+        /// from `onDemandFrom` on, those that `mayBeKept` only when asked) and, those that `mayBeKept`, with `shown`,
+        /// on `lanes`' threads.
         init(
             _ identities: [PictureIdentity?],
             mayBeKept: [Bool],
             shown: [(identity: PictureIdentity, shownAt: Date)],
-            onDemandFrom: Int = .max
-        ) {
+            onDemandFrom: Int = .max,
+            on lanes: DecodeLanes
+        ) async {
             let count = identities.count
             self.count = count
             self.identities = identities
             self.mayBeKept = mayBeKept
-            var same = [Bool](repeating: false, count: count * count)
-            var shownAt = [Date?](repeating: nil, count: count)
             let compared = identities.indices.map { !mayBeKept[$0] || $0 < onDemandFrom }
-            same.withUnsafeMutableBufferPointer { same in
-                shownAt.withUnsafeMutableBufferPointer { shownAt in
-                    let table = Table(same: same, shownAt: shownAt)
-                    // The last pictures first: picture `index` is compared with up to `index` earlier ones, so taking
-                    // the longest rows first leaves the short ones to even out the threads' ends.
-                    Self.onEveryCore(iterations: count) { iteration in
-                        let index = count - 1 - iteration
-                        guard let identity = identities[index] else { return }
-                        if compared[index] {
-                            Self.compare(index, identities, mayBeKept, count, into: table.same)
-                        }
-                        guard mayBeKept[index] else { return }
-                        table.shownAt[index] =
-                            shown.filter { identity.isSamePicture(as: $0.identity) }.map(\.shownAt).max()
-                    }
+            let table = Table(count: count)
+            defer { table.deallocate() }
+            // The last pictures first: picture `index` is compared with up to `index` earlier ones, so taking the
+            // longest rows first leaves the short ones to even out the lanes' ends.
+            await lanes.forEach(count) { iteration in
+                let index = count - 1 - iteration
+                guard let identity = identities[index] else { return }
+                if compared[index] {
+                    Self.compare(index, identities, mayBeKept, count, into: table.same)
                 }
+                guard mayBeKept[index] else { return }
+                table.shownAt[index] = shown.filter { identity.isSamePicture(as: $0.identity) }.map(\.shownAt).max()
             }
-            self.same = same
+            self.same = Array(table.same)
             self.compared = compared
-            self.shownAt = shownAt
-        }
-
-        /// Runs `body` for each of `0..<iterations`, taken in order by one thread per core (the caller's and threads
-        /// started for the purpose), and returns once every one has run. `DispatchQueue.concurrentPerform` called
-        /// from Swift's cooperative pool kept these comparisons on about one core (CPU time 1.0–1.6× their wall time
-        /// on an idle 2-core machine, 2026-11-27).
-        static func onEveryCore(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
-            let next = Counter()
-            let run: @Sendable () -> Void = {
-                while case let iteration = next.value.add(1, ordering: .relaxed).oldValue, iteration < iterations {
-                    body(iteration)
-                }
-            }
-            let helpers = min(ProcessInfo.processInfo.activeProcessorCount, iterations) - 1
-            guard helpers > 0 else { return run() }
-            let done = DispatchGroup()
-            for _ in 0..<helpers {
-                done.enter()
-                Thread.detachNewThread {
-                    run()
-                    done.leave()
-                }
-            }
-            run()
-            done.wait()
-        }
-
-        /// The next iteration of ``onEveryCore(iterations:_:)``, shared by its threads.
-        private final class Counter: Sendable {
-            let value = Atomic<Int>(0)
+            self.shownAt = Array(table.shownAt)
         }
 
         /// Writes row `index` of `same`: picture `index` against each earlier one that `mayBeKept`.
@@ -213,6 +181,20 @@ extension Refresher {
         private struct Table: @unchecked Sendable {
             let same: UnsafeMutableBufferPointer<Bool>
             let shownAt: UnsafeMutableBufferPointer<Date?>
+
+            /// A table of `count` pictures: nothing the same, nothing shown.
+            init(count: Int) {
+                same = .allocate(capacity: count * count)
+                same.initialize(repeating: false)
+                shownAt = .allocate(capacity: count)
+                shownAt.initialize(repeating: nil)
+            }
+
+            func deallocate() {
+                same.deallocate()
+                shownAt.deinitialize()
+                shownAt.deallocate()
+            }
         }
 
         /// Whether picture `index` is the same photo as the earlier picture `earlier` (its comparisons made now if
