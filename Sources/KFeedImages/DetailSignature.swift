@@ -35,7 +35,9 @@ import Foundation
 /// frame centred at its scale (``shiftVoteMargin``, ``shiftVoteShare``): a dim scene whose patch of light moved is
 /// not; one that is has its fine cells judged within ``shiftedFineThreshold`` at one scale, after both pictures'
 /// fine and finer cells are blurred along the shift (``shiftedPhaseBlur``): a frame moved by a fraction of a cell
-/// splits a thin line between two cells that the other picture keeps in one.
+/// splits a thin line between two cells that the other picture keeps in one. When neither searched way is the same
+/// picture, the frame centred at ``centredCropScale`` (a 4 % centred crop, between the searched scales) is judged as at
+/// one scale, where its cells bear that scale out against the frame centred at 1 and at 0.92.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -684,28 +686,36 @@ package struct DetailSignature: Sendable, Hashable {
         var best: (distance: Float, range: Float, strict: Float, scale: Float, finer: Float) = (
             .infinity, .infinity, .infinity, 0, 0
         )
+        // Then, when neither is the same picture, the frame centred at ``centredCropScale`` (a 4 % centred crop,
+        // between the searched scales), not refined, and only where the frame's cells bear that scale out.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
-            for candidate in [first, second].compactMap({ $0 }) {
-                let anchor = candidate.placement
-                let coarse = climbed(
-                    anchor,
-                    anchor: anchor,
-                    inner.coarse,
-                    outer.coarse,
-                    side: chromaSide,
-                    move: 1 / 64,
-                    scratch
-                )
-                let placement = climbed(
-                    coarse,
-                    anchor: anchor,
-                    inner.lightness,
-                    outer.lightness,
-                    side: side,
-                    move: 1 / 128,
-                    scratch
-                )
+            for (candidate, isCrop) in [(first.placement, false), (second?.placement, false), (centredCrop, true)] {
+                guard let anchor = candidate else { continue }
+                if isCrop, best.distance <= samePictureThreshold { break }
+                let placement =
+                    isCrop
+                    ? anchor
+                    : climbed(
+                        climbed(
+                            anchor,
+                            anchor: anchor,
+                            inner.coarse,
+                            outer.coarse,
+                            side: chromaSide,
+                            move: 1 / 64,
+                            scratch
+                        ),
+                        anchor: anchor,
+                        inner.lightness,
+                        outer.lightness,
+                        side: side,
+                        move: 1 / 128,
+                        scratch
+                    )
                 var (range, fit, map) = localDifference(inner, outer, placement: placement)
+                if isCrop, range <= samePictureThreshold, !scaleVote(inner, outer, placement: placement, map: map) {
+                    range = .infinity
+                }
                 // A placement off the centre that would be judged further must be borne out by the whole frame
                 // (a dim scene whose patch of light moved is not); one that is has its fine cells judged within
                 // ``shiftedFineThreshold`` at one scale.
@@ -794,6 +804,59 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         return (best.distance, first.score, best.range, best.strict, best.scale, best.finer)
+    }
+
+    /// The scale of a crop of 4 % (2 % off each side), between the searched scales 1 and 0.97: the climb's moves
+    /// that resize a placement keep its top left, so from either no single move reaches the crop's frame, and at the
+    /// searched ways the frame's edges are a fraction of a fine cell off and fail the fine test (4.7–11.7 on the
+    /// tuning half's layout family members the frame at this scale catches). ``inner(_:within:coarseBound:)`` tries
+    /// the frame centred at this scale on both axes when neither searched way is the same picture, judged as at one
+    /// scale, where ``scaleVote(_:_:placement:map:)`` bears the scale out.
+    package static let centredCropScale: Float = 0.96
+
+    /// The frame centred at ``centredCropScale`` on both axes.
+    private static let centredCrop: Placement? = Placement(
+        x: (1 - centredCropScale) / 2,
+        y: (1 - centredCropScale) / 2,
+        width: centredCropScale,
+        height: centredCropScale
+    )
+
+    /// Whether the whole frame bears out the scale of `placement` (centred, at ``centredCropScale``): each cell's
+    /// difference there (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame centred
+    /// at the scales as far either side of it as the whole frame is (1, and 0.92), each placement judged as the rule
+    /// judges it. A crop has one scale: its cells with detail, which the scale moves most near the frame's edges,
+    /// differ less at it than at either side. Pictures of one layout at one scale (timetables with other times)
+    /// vote for the whole frame; look-alikes of low contrast that line up at 0.96 by chance have no scale, and
+    /// their cells vote for one of the other two as much or nearly (two neighbouring framings of one photo in a
+    /// dense fog: 2.05 times as many cells for 0.92 one way, 0.98 times as many for 1 the other). Borne out when,
+    /// against each, the cells that differ less there by ``shiftVoteMargin`` are fewer than ``shiftVoteShare`` of
+    /// those that differ less at `placement`: the shift vote's margin and share, not set anew for this.
+    private static func scaleVote(
+        _ inner: DetailSignature,
+        _ outer: DetailSignature,
+        placement: Placement,
+        map: [Float]
+    ) -> Bool {
+        let step = 1 - placement.width
+        for size in [placement.width + step, placement.width - step] {
+            let other = localDifference(
+                inner,
+                outer,
+                placement: Placement(x: (1 - size) / 2, y: (1 - size) / 2, width: size, height: size)
+            ).map
+            guard !other.isEmpty, !map.isEmpty else { return false }
+            var (forThis, forOther) = (0, 0)
+            for index in map.indices where !map[index].isNaN && !other[index].isNaN {
+                if map[index] + shiftVoteMargin < other[index] {
+                    forThis += 1
+                } else if other[index] + shiftVoteMargin < map[index] {
+                    forOther += 1
+                }
+            }
+            guard Float(forOther) < shiftVoteShare * Float(forThis) else { return false }
+        }
+        return true
     }
 
     /// `placement` moved by `move` (on its position, or its size) while a move lowers the fitted lightness error of

@@ -159,6 +159,46 @@ struct DetailSignatureTests {
         #expect(original.isSamePicture(as: copy))
     }
 
+    @Test(arguments: [
+        (LayoutFamily.sudoku, 0), (.sudoku, 2), (.grid, 1), (.code, 3), (.chart, 3), (.collage, 3),
+    ])
+    func aFourPercentCentredCropIsFoundAtItsScaleBetweenTheSearchedOnes(family: LayoutFamily, seed: Int) throws {
+        // A crop of 2 % off each side sits at 0.96 in the original, between the searched scales 1 and 0.97, which the
+        // climb cannot reach: at the searched ways the fine cells are off at the frame's edges (4.7–11.7 on the tuning
+        // half's replay, threshold 4.3). The frame centred at 0.96 lines up (fine 2.1–3.5), and its cells bear the
+        // scale out against 1 and 0.92; all six were missed before.
+        let (original, copy, best) = try Self.repost(family, seed, "crop 4 % centred")
+        #expect(best.scale == DetailSignature.centredCropScale, "\(best)")
+        #expect(best.strict <= DetailSignature.fineThreshold, "\(best)")
+        #expect(original.isSamePicture(as: copy))
+    }
+
+    @Test(arguments: [
+        (LayoutFamily.timetable, 10, 47), (.timetable, 20, 65), (.timetable, 6, 24), (.timetable, 57, 63),
+        (.calendar, 2, 38),
+    ])
+    func picturesOfOneLayoutDoNotBearOutTheCropsScale(family: LayoutFamily, first: Int, second: Int) throws {
+        // Train timetables of one layout with other departure times, and two calendar pages: centred at 0.96, their
+        // 32×32 cells (0.2–2.2), fine cells (2.9–4.3) and finer cells (11.3–13.0) are each within the test at one
+        // scale, and without the vote they were called one picture there; their cells differ less with the whole
+        // frame in many more places (1.4–66 times as many as for 0.96, the bound 0.3), so the scale is not borne out.
+        let a = try Self.signature(try Self.member(family, first))
+        let b = try Self.signature(try Self.member(family, second))
+        #expect(a.isSamePicture(as: b) == false)
+        #expect(a.distance(to: b) > DetailSignature.samePictureThreshold)
+    }
+
+    @Test(.enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"))
+    func neighbouringFramingsOfOnePhotoInFogDoNotBearOutTheCropsScale() throws {
+        // Two neighbouring framings of one corpus photo under a dense fog (about 40 % of their area shared): centred
+        // at 0.96 they line up by chance (range 2.40, fine 3.80, finer 4.93), but their cells differ less at 0.92
+        // (one way) or at the whole frame (the other) in as many places or more.
+        let a = try Self.signature(try Self.member(.fog, 3))
+        let b = try Self.signature(try Self.member(.fog, 4))
+        #expect(a.isSamePicture(as: b) == false)
+        #expect(a.distance(to: b) > DetailSignature.samePictureThreshold)
+    }
+
     /// Member `seed` of `family` and its repost of `kind` as signatures, and the better of the two ways of measuring
     /// one within the other (the copy's within the original's when both are as good).
     private static func repost(
