@@ -1421,14 +1421,14 @@ package struct DetailSignature: Sendable, Hashable {
     /// everywhere. A tone change that clips does so pixel by pixel: a pixel pushed past white stays at white, one
     /// already white stays so, and every pixel lands between its level unchanged and the level the gain gives, so a
     /// cell's mean does too; the gain, fitted over the whole picture, says how a cell with no clipped pixel moves,
-    /// and a cell of white ground with words or shapes in it moves less. Where that costs a threshold's worth the
-    /// cell is mostly white ground, light in the lighter picture; darker cells (flat colours, dark scenes) are where
-    /// look-alikes of one layout in other shades fit as a tone change, and they are judged on the fit alone. Set on
-    /// the tuning half of `bench/reposts.sh` (2026-11-28): 10 % brighter white-ground chat screenshots and
-    /// screenshots with white panels scored 3.8–6.0 at one scale, their worst cells 0.88–1.0 light and matching the
-    /// other's lightness unchanged; with no bound two `colourway` members (one product in other shades) and two
-    /// dark `player` screens were called the same, and the colourway pair's worst cells are just under 0.65 (3.08;
-    /// at 0.45 they pass): the bound keeps them apart by little.
+    /// and a cell of white ground with words or shapes in it moves less. The cells where that cost a threshold's
+    /// worth were light (white ground and panels); darker cells (flat colours, dark scenes) are where look-alikes of
+    /// one layout in other shades fit as a tone change, and they are judged on the fit alone. The bound is set on
+    /// the tuning half of `bench/reposts.sh` (2026-11-28), not derived: 10 % brighter white-ground chat screenshots
+    /// and screenshots with white panels scored 3.1–6.0 at one scale, their worst cells 0.88–1.0 light and matching
+    /// the other's lightness unchanged; with no bound (and at every scale) two `colourway` members (one product in
+    /// other shades) and two dark `player` screens were called the same, and the colourway pair's worst cells are
+    /// just under 0.65 (3.08; at 0.45 they pass): the bound keeps them apart by little.
     package static let clippedToneLightness: Float = 0.65
 
     /// The lightness (through the toe) at or under which a 32×32 cell is taken as black: where a clear tone change at
