@@ -20,7 +20,9 @@ import Foundation
 /// twice as coarse). A cell's lightness may also lie 15 % of the local range beyond it (hard edges resampled at
 /// another scale). Where one frame is a part of the other (a scale under 1), the part's cells are first blurred to
 /// the footprint of the other's coarser cells, and the fit leaves out the cells a brightness change may have
-/// clipped to white.
+/// clipped to white. Where the frames line up at about one scale and the fit is a clear tone change, a light cell
+/// may lie anywhere between the other's fitted and unchanged lightness (``clippedToneLightness``), and a cell at
+/// black or white is compared without its colour (``clippedBlackLevel``): a change that clips does so pixel by pixel.
 ///
 /// Where the two frames line up at about one scale (``unitScale``), ``fine`` cells (64×64 lightness) must match as
 /// well (``fineThreshold``): at 32×32 a line of words is a texture that matches any other, so pictures that differ
@@ -1063,7 +1065,12 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         guard let (gain, offset, _) = fit else { return (.infinity, nil, []) }
+        // A clear tone change of the whole picture (about one scale) may have clipped (``clippedToneLightness``,
+        // ``clippedBlackLevel``): each cell is then also judged with that allowance, and the map returned for the
+        // shift vote is the one without it.
+        let clipping = isToneChange(gain: gain, offset: offset) && min(placement.width, placement.height) >= unitScale
         var difference = [Float](repeating: .nan, count: n * n)
+        var plain = clipping ? difference : []
         let nudges = [(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)]
         let last = Float(n - 1)
         footprint(inner.lightness, channels: 1, placement: placement).withUnsafeBufferPointer { innerL in
@@ -1089,6 +1096,7 @@ package struct DetailSignature: Sendable, Hashable {
                                 )
                                 let chromaCounts: Float = fromEdge >= chromaMargin ? 1 : 0
                                 var low: (Float, Float, Float) = (.infinity, .infinity, .infinity)
+                                var unchanged: (low: Float, high: Float) = (.infinity, -.infinity)
                                 var high: (Float, Float, Float) = (-.infinity, -.infinity, -.infinity)
                                 for (cx, cy) in nudges {
                                     let column = columns[cx]
@@ -1116,7 +1124,12 @@ package struct DetailSignature: Sendable, Hashable {
                                         )
                                     }
                                     // A tone change that clips cannot go past black or white.
-                                    let l = min(1, max(0, gain * at(outerL, 1, 0) + offset))
+                                    let value = at(outerL, 1, 0)
+                                    let l = min(1, max(0, gain * value + offset))
+                                    if clipping {
+                                        let kept = min(1, max(0, value))
+                                        unchanged = (min(unchanged.low, kept), max(unchanged.high, kept))
+                                    }
                                     let (ca, cb) = (at(outerC, 2, 0), at(outerC, 2, 1))
                                     low = (min(low.0, l), min(low.1, ca), min(low.2, cb))
                                     high = (max(high.0, l), max(high.1, ca), max(high.2, cb))
@@ -1131,13 +1144,31 @@ package struct DetailSignature: Sendable, Hashable {
                                     max(0, innerC[index * 2 + 1] - high.2, low.2 - innerC[index * 2 + 1])
                                     * chromaCounts
                                 difference[index] = (dl * dl + da * da + db * db).squareRoot() * 100
+                                if clipping {
+                                    plain[index] = difference[index]
+                                    let own = innerL[index]
+                                    let light = max(unchanged.high, own) >= clippedToneLightness
+                                    let clippedEnd =
+                                        min(unchanged.high, own) <= clippedBlackLevel
+                                        || max(unchanged.low, own) >= clippedLevel
+                                    let loose =
+                                        light
+                                        ? max(
+                                            0,
+                                            own - max(high.0, unchanged.high) - slack,
+                                            min(low.0, unchanged.low) - slack - own
+                                        ) : dl
+                                    let colour: Float = clippedEnd ? 0 : 1
+                                    difference[index] =
+                                        (loose * loose + (da * da + db * db) * colour).squareRoot() * 100
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset), difference)
+        return (worstNeighbourhood(difference, side: n, margin: 3), (gain, offset), clipping ? plain : difference)
     }
 
     /// How far (in the unit square) a placement's frame must lie from where it would be centred at its scale
@@ -1261,7 +1292,7 @@ package struct DetailSignature: Sendable, Hashable {
         // cells: a cell half white and half text moves less than the gain says. Where the fit is a clear tone
         // change (it moves a light grey by 0.02 or more), each cell may lie anywhere between its fitted lightness
         // and its lightness as it is; where the fit is about no change (look-alikes), nothing is loosened.
-        let toneChange = abs(gain * 0.9 + offset - 0.9) >= 0.02
+        let toneChange = isToneChange(gain: gain, offset: offset)
         inner.withUnsafeBufferPointer { a in
             outer.withUnsafeBufferPointer { b in
                 for y in ring..<(m - ring) {
@@ -1441,6 +1472,32 @@ package struct DetailSignature: Sendable, Hashable {
     /// Lightness (through the toe) at or above which a cell of `inner` may be a highlight that a brightness or
     /// contrast change clipped to white.
     private static let clippedLevel: Float = 0.985
+
+    /// Whether a gain and offset fitted between two pictures are a clear tone change: they move a light grey (0.9)
+    /// by 0.02 or more. Between look-alikes the fit is about no change.
+    static func isToneChange(gain: Float, offset: Float) -> Bool {
+        abs(gain * 0.9 + offset - 0.9) >= 0.02
+    }
+
+    /// The lightness (through the toe) of a 32×32 cell, in either picture, from which a clear tone change at about
+    /// one scale lets it lie anywhere between the other's fitted and unchanged lightness, as the fine cells may
+    /// everywhere. A tone change that clips does so pixel by pixel: a pixel pushed past white stays at white, one
+    /// already white stays so, and every pixel lands between its level unchanged and the level the gain gives, so a
+    /// cell's mean does too; the gain, fitted over the whole picture, says how a cell with no clipped pixel moves,
+    /// and a cell of white ground with words or shapes in it moves less. The cells where that cost a threshold's
+    /// worth were light (white ground and panels); darker cells (flat colours, dark scenes) are where look-alikes of
+    /// one layout in other shades fit as a tone change, and they are judged on the fit alone. The bound is set on
+    /// the tuning half of `bench/reposts.sh` (2026-11-28), not derived: 10 % brighter white-ground chat screenshots
+    /// and screenshots with white panels scored 3.1–6.0 at one scale, their worst cells 0.88–1.0 light and matching
+    /// the other's lightness unchanged; with no bound (and at every scale) two `colourway` members (one product in
+    /// other shades) and two dark `player` screens were called the same, and the colourway pair's worst cells are
+    /// just under 0.65 (3.08; at 0.45 they pass): the bound keeps them apart by little.
+    package static let clippedToneLightness: Float = 0.65
+
+    /// The lightness (through the toe) at or under which a 32×32 cell is taken as black: where a clear tone change at
+    /// about one scale left a cell of either picture at black or at white (``clippedLevel``), its colour is not
+    /// compared, as a clipped cell has lost it (a 10 % contrast change clips dark coloured lights to black).
+    package static let clippedBlackLevel: Float = 0.02
 
     /// The gain and offset fitted as ``fitted(_:across:side:columns:rows:)`` does, without `inner`'s cells at or
     /// above ``clippedLevel``: a clipped highlight follows no gain and offset and would pull the fit off the rest
