@@ -18,8 +18,9 @@ import KFeedTestSupport
 /// `billboard`, `lockscreen`, `backlit`, `listing`, `minimal`, `scoreboard`, `planner`, `callgrid`, `beforeafter` and
 /// `vignette` ``LayoutFamily`` members (the last thirty-two made of the corpus's real photos, read from `KFEED_CORPUS`),
 /// the bundled sample's pictures, the tuning photos (half #10 was measured once by the lead on 2026-11-27 at 21:23,
-/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at HH:MM, bench/README.md); held out —
-/// the held-out photos (and no family until a fourteenth half is written); in each half also four
+/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at HH:MM, bench/README.md); held out
+/// (half #14, not measured) — the `polaroid`, `story`, `recipe`, `badge` and `stamp` members (all five made of the
+/// corpus's real photos) and the held-out photos; in each half also four
 /// overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene framed four ways. Must
 /// be called the same: every ``Repost`` kind of every photo and of the first four members of each family of the half.
 /// Prints per family and per half the pairs, the hash candidates, the pairs called the same and the detail distances;
@@ -122,7 +123,7 @@ enum RepostBench {
                 .infographic, .comic, .billboard, .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner,
                 .callgrid, .beforeafter, .vignette,
             ],
-            .heldOut: [],
+            .heldOut: [.polaroid, .story, .recipe, .badge, .stamp],
         ]
         let halves: [Half] = tuningOnly ? [.tuning] : Half.allCases
         for half in halves {
