@@ -20,14 +20,16 @@
 # grain, table, infographic and comic families (of real corpus photos) and the pictures of gwenview, luminance-hdr,
 # okular, kgeography-data and plymouth-themes, the billboard, lockscreen, backlit, listing and minimal families (of
 # real corpus photos) and the pictures of kphotoalbum, kodi-data, lxde-common, sddm-theme-elarun, grass-doc and
-# kalzium-data (all of this was the tuning or an earlier held-out half, whose results have been seen; half #10 was
-# measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16
-# (bench/README.md)). The held-out half (#13), written on 2026-11-28 from 01:10 UTC by an engineer who did not tune
-# the rule; not measured: the scoreboard, planner, callgrid, beforeafter and vignette families (all five made of real
-# corpus photos: broadcast frames under one score bar, planner pages with a photo of the month, video calls of other
-# callers, before/after splits of two photos, vignetted scenes with a small bright subject in the dark edge) and 24
-# pictures of Debian packages no earlier half used (tuxtype-data, kde-spectacle, korganizer, sddm-theme-maldives,
-# sddm-theme-maya), each made a JPEG (vips, quality 95) in HELD (default /tmp/kfeed-heldout13). In each half also four
+# kalzium-data, the scoreboard, planner, callgrid, beforeafter and vignette families (of real corpus photos) and the
+# pictures of tuxtype-data, kde-spectacle, korganizer, sddm-theme-maldives and sddm-theme-maya (all of this was the
+# tuning or an earlier held-out half, whose results have been seen; half #10 was measured once by the lead on
+# 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at HH:MM
+# (bench/README.md)). The held-out half (#14), written on 2026-11-28 from 01:57 UTC by an engineer who did not tune
+# the rule; not measured: the polaroid, story, recipe, badge and stamp families (all five made of real corpus photos: a
+# print on one desk, a social story of one template, recipe cards, ID badges on a lanyard, stamps on one envelope, each
+# with another photo part and its own seeded text) and 22 pictures of Debian packages no earlier half used
+# (endless-sky-data, kstars-data, dolphin, krita-data), each made a JPEG (vips, quality 95) in HELD (default
+# /tmp/kfeed-heldout14). In each half also four
 # overlapping regions of each photo (regions alike pixel for pixel, as of a tiled background, are kept: they count as
 # distinct pictures). Reposts of 21 kinds of every photo and of four members of every family. Prints per family and
 # per half the distinct pairs called the same and the reposts caught, an ROC, the reference pHash on the same pairs and
@@ -37,11 +39,11 @@
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root; the
 #   other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5, PRIOR6 and PRIOR7,
-#   PRIOR8, PRIOR9, PRIOR10, PRIOR11, PRIOR12 and HELD, not installed; a pinned version gone from the mirror (a point
-#   release replaced it) is replaced by the current one, said in a line; the inset, pasted, colourway, burst, torch,
-#   puzzle, diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer, lights, grain, table,
-#   infographic, comic, billboard, lockscreen, backlit, listing, minimal, scoreboard, planner, callgrid, beforeafter and
-#   vignette families read their real photos from CORPUS too (KFEED_CORPUS)
+#   PRIOR8, PRIOR9, PRIOR10, PRIOR11, PRIOR12, PRIOR13 and HELD, not installed; a pinned version gone from the mirror
+#   (a point release replaced it) is replaced by the current one, said in a line; the inset, pasted, colourway, burst,
+#   torch, puzzle, diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer, lights, grain, table,
+#   infographic, comic, billboard, lockscreen, backlit, listing, minimal, scoreboard, planner, callgrid, beforeafter,
+#   vignette, polaroid, story, recipe, badge and stamp families read their real photos from CORPUS too (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -279,7 +281,8 @@ PRIOR12_SOURCES=("$album/anne_helene.jpg" "$album/bar55.jpg" "$album/donna.jpg" 
   usr/share/lxde/wallpapers/lxde_blue.jpg usr/share/sddm/themes/elarun/images/background.png
   "$grass/wxGUI_iphoto2image_frame.jpg" "$grass/dshade.png" "$grass/i_vi_ndvi.png" "$grass/r_sim_water.png"
   "$kalzium/screenshot7.png" "$kalzium/screenshot1.png" "$kalzium/infodialog_spectrum.png")
-# Held out (written 2026-11-28 from 01:10 by an engineer who did not tune the rule; not measured): real pictures of
+# Held out from 2026-11-28 01:10, tuning now (written by an engineer who did not tune the rule; measured once by the
+# lead, at HH:MM on 2026-11-28 (bench/README.md)): real pictures of
 # packages no earlier half used — ten photos behind Tux Typing's levels (icebergs on a calm sea, waves over dark rocks
 # in a long exposure, granite boulders on a white beach, a glacier's front, a turquoise lake under mountains, rocks on a
 # dim shore at dusk, a snow-capped volcano at sunset, a hot spring's orange edge in steam, the inside of a dark cave,
@@ -288,16 +291,34 @@ PRIOR12_SOURCES=("$album/anne_helene.jpg" "$album/bar55.jpg" "$album/donna.jpg" 
 # snow, its blue keyboard and its drawn grid room, the small beach photo of its Jamaican theme; two screenshots of
 # Spectacle's manual (its main window, its preferences: text), two of KOrganizer's manual (an event's editor, a list of
 # calendar sources), the Maldives SDDM theme's photo of a jetty over a lagoon and the Maya theme's blue login screen —
-# unpacked in HELD (default /tmp/kfeed-heldout13), each named by its folder and file.
-HELD=${HELD:-/tmp/kfeed-heldout13}
+# unpacked in PRIOR13 (default /tmp/kfeed-heldout13), each named by its folder and file.
+PRIOR13=${PRIOR13:-/tmp/kfeed-heldout13}
 tux=usr/share/tuxtype/images
-HELD_SOURCES=("$tux/kcas0.jpg" "$tux/kcas1.jpg" "$tux/kcas2.jpg" "$tux/kcas3.jpg" "$tux/kcas4.jpg" "$tux/kcas5.jpg"
+PRIOR13_SOURCES=("$tux/kcas0.jpg" "$tux/kcas1.jpg" "$tux/kcas2.jpg" "$tux/kcas3.jpg" "$tux/kcas4.jpg" "$tux/kcas5.jpg"
   "$tux/kcas6.jpg" "$tux/kcas8.jpg" "$tux/kcas10.jpg" "$tux/kcas11.jpg" "$tux/backgrounds/0.jpg"
   "$tux/backgrounds/1.jpg" "$tux/backgrounds/3.jpg" "$tux/backgrounds/4.jpg" "$tux/hidden.jpg" "$tux/main_bkg.png"
   "$tux/pract.png" usr/share/tuxtype/themes/jamaican/images/photo.png usr/share/doc/HTML/en/spectacle/MainWindow.png
   usr/share/doc/HTML/en/spectacle/ApplicationPreferences.png usr/share/doc/HTML/en/korganizer/event-general.png
   usr/share/doc/HTML/en/korganizer/korganizer-resource.png usr/share/sddm/themes/maldives/background.jpg
   usr/share/sddm/themes/maya/screenshots/hi_IN.png)
+# Held out (written 2026-11-28 from 01:57 by an engineer who did not tune the rule; not measured): real pictures of
+# packages no earlier half used — twelve real photos of Endless Sky's landing scenes (a city under a storm cloud, a
+# skyline in golden haze, hazy hills at dawn, a rocky beach under grey sky, a purple sunset over the sea, a snowy peak,
+# a volcano's ash slopes, a hangar with a rocket's parts, a long blue tunnel, lightning over a launch pad at night, the
+# Earth rising over the Moon, an industrial plant lit at night), six screenshots of KStars' manual (its observation
+# planner with Neptune, a galaxy in its eyepiece view, its day-length calculator: text, a drawn chart of black-body
+# curves, its FITS viewer with a colour nebula, a dark eyepiece view), two of Dolphin's manual (its main window, its
+# view properties dialog) and two of Krita's patterns (wood grain, reptile scales) — unpacked in HELD (default
+# /tmp/kfeed-heldout14), each named by its folder and file.
+HELD=${HELD:-/tmp/kfeed-heldout14}
+land=usr/share/games/endless-sky/images/land
+kstars=usr/share/doc/HTML/en/kstars
+HELD_SOURCES=("$land/city3.jpg" "$land/city12.jpg" "$land/fog2.jpg" "$land/beach3.jpg" "$land/sea5.jpg"
+  "$land/snow4.jpg" "$land/lava2.jpg" "$land/station1.jpg" "$land/space2.jpg" "$land/nasa7.jpg" "$land/earthrise.jpg"
+  "$land/industrial0-iridium.jpg" "$kstars/KStars_Neptune.png" "$kstars/Arp84_EyepieceView.png"
+  "$kstars/calc-daylength.png" "$kstars/blackbody.png" "$kstars/fitsviewer.png" "$kstars/EPView_Screenshot.png"
+  usr/share/doc/HTML/en/dolphin/default-ui.png usr/share/doc/HTML/en/dolphin/viewproperties-dialog.png
+  usr/share/krita/patterns/16_texture-woody.png usr/share/krita/patterns/22_texture-reptile.png)
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
@@ -370,8 +391,11 @@ prior+=("${made[@]}")
 unpack "$PRIOR12" folder kphotoalbum=5.9.1-1 kodi-data=2:20.1+dfsg-1 lxde-common=0.99.2-4 \
   sddm-theme-elarun=0.19.0-5 grass-doc=8.2.1-1 kalzium-data=4:22.12.3-1 -- "${PRIOR12_SOURCES[@]}"
 prior+=("${made[@]}")
-unpack "$HELD" folder tuxtype-data=1.8.3-5.1 kde-spectacle=22.12.3-1 korganizer=4:22.12.3-1 \
-  sddm-theme-maldives=0.19.0-5 sddm-theme-maya=0.19.0-5 -- "${HELD_SOURCES[@]}"
+unpack "$PRIOR13" folder tuxtype-data=1.8.3-5.1 kde-spectacle=22.12.3-1 korganizer=4:22.12.3-1 \
+  sddm-theme-maldives=0.19.0-5 sddm-theme-maya=0.19.0-5 -- "${PRIOR13_SOURCES[@]}"
+prior+=("${made[@]}")
+unpack "$HELD" folder endless-sky-data=0.9.8-1.2 kstars-data=5:3.6.2-2 dolphin=4:22.12.3-1 \
+  krita-data=1:5.1.5+dfsg-2+deb12u1 -- "${HELD_SOURCES[@]}"
 held=("${made[@]}")
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi

@@ -283,6 +283,31 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// 3)th third of the ((13n + 9 + 5(n / 24)) mod 24)th photo, lifted (60 + 80 % of its level), at the ((n + 3(n /
     /// 24)) mod 8)th of eight places round the square's edge; no two members show one scene or one subject.
     case vignette
+    /// A polaroid print lying on one wooden desk, each member another real photo in it: the desk (warm brown boards,
+    /// the same in every member), a white print (72 % × 86 % of the widget's square) whose window (62 % × 56 %) shows
+    /// the (n / 24)th third of the ((17n + 3 + 7(n / 24)) mod 24)th corpus photo, so no two members show one photo
+    /// part, and a seeded caption (a place and a year) in blue ink on the print's wide lower margin.
+    case polaroid
+    /// A social "story" of one template: one purple-to-orange gradient backdrop, a seeded number of progress segments
+    /// (the seeded current one white), a seeded account's initial disc and name, a card (68 % × 42 % of the widget's
+    /// square) showing the (n / 24)th third of the ((19n + 5 + 5(n / 24)) mod 24)th corpus photo, so no two members
+    /// show one photo part, two seeded lines of large white text and a reply bar.
+    case story
+    /// A recipe card of one template: a cream card, a terracotta header, a white plate (a disc 50 % of the widget's
+    /// square across) holding a disc (44 %) of the (n / 24)th third of the ((5n + 13 + 11(n / 24)) mod 24)th corpus
+    /// photo, so no two members show one dish, the dish's seeded name, its seeded servings and minutes and five seeded
+    /// ingredient lines.
+    case recipe
+    /// An ID badge of one template on a lanyard: a grey backdrop, a strap and clip, a white card with a header band
+    /// of a seeded department's colour, a portrait (40 % × 36 % of the widget's square) of the (n / 24)th third of
+    /// the ((7n + 17 + 13(n / 24)) mod 24)th corpus photo, so no two members show one portrait, a seeded name and role
+    /// and a seeded barcode.
+    case badge
+    /// A postage stamp on one envelope: an off-white envelope, a large perforated stamp (56 % × 54 % of the widget's
+    /// square) whose picture (48 % × 40 %) is the (n / 24)th third of the ((23n + 7 + 17(n / 24)) mod 24)th corpus
+    /// photo, so no two members show one stamp picture, its seeded value and country on one line, a postmark of a seeded town and
+    /// date with wavy cancel lines, and two seeded lines of the address.
+    case stamp
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
     /// `salt`, so that a family's members do not share the draws of the generator the others use.
@@ -534,6 +559,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.drawn(seed, salt: 150_004, canvas: &canvas, Self.beforeAfter(seed:random:canvas:))
         case .vignette:
             Self.vignette(seed: seed, canvas: &canvas)
+        case .polaroid:
+            Self.drawn(seed, salt: 160_001, canvas: &canvas, Self.polaroid(seed:random:canvas:))
+        case .story:
+            Self.drawn(seed, salt: 160_002, canvas: &canvas, Self.story(seed:random:canvas:))
+        case .recipe:
+            Self.drawn(seed, salt: 160_003, canvas: &canvas, Self.recipe(seed:random:canvas:))
+        case .badge:
+            Self.drawn(seed, salt: 160_004, canvas: &canvas, Self.badge(seed:random:canvas:))
+        case .stamp:
+            Self.drawn(seed, salt: 160_005, canvas: &canvas, Self.stamp(seed:random:canvas:))
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -3850,6 +3885,362 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             where: mask,
             offset: 60,
             gain: 0.8,
+            canvas: &canvas
+        )
+    }
+
+    /// The number of corpus photos the newest families choose among, and the photo of member `seed`: the
+    /// ((`step` n + `shift` + `turn` (n / 24)) mod 24)th, with `step` prime to 24, so the 24 members of one third
+    /// each show another photo and members n, n + 24 and n + 48 show thirds of other photos.
+    private static func memberPhoto(_ seed: Int, step: Int, shift: Int, turn: Int) -> String {
+        corpusPhotos[(seed * step + shift + turn * (seed / 24)) % 24]
+    }
+
+    /// A seeded item of `list`.
+    private static func pick(_ list: [String], _ random: inout SeededRandom) -> String {
+        list[Int(random.next() % UInt64(list.count))]
+    }
+
+    private static func polaroid(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        // The desk, the same in every member: eight warm brown boards with dark seams.
+        let boards = [TestJPEG.Colour(122, 78, 46), TestJPEG.Colour(136, 90, 54), TestJPEG.Colour(112, 70, 40)]
+        for board in 0..<8 {
+            let y = Double(board) / 8
+            canvas.rectangle(x: 0, y: y, width: 1, height: 0.125, colour: boards[board % 3])
+            canvas.rectangle(x: 0, y: y, width: 1, height: 0.004, colour: TestJPEG.Colour(70, 42, 24))
+        }
+        // The print and its shadow; its window shows a photo part no other member shows.
+        fillSquare(0.155, 0.065, 0.72, 0.86, TestJPEG.Colour(64, 38, 20), canvas: &canvas)
+        let white = TestJPEG.Colour(250, 250, 246)
+        fillSquare(0.14, 0.05, 0.72, 0.86, white, canvas: &canvas)
+        pasteThird(
+            memberPhoto(seed, step: 17, shift: 3, turn: 7),
+            part: seed / 24 % 3,
+            width: side * 62 / 100,
+            height: side * 56 / 100,
+            x: 0.19,
+            y: 0.1,
+            canvas: &canvas
+        )
+        let places = [
+            "lisbon", "oslo", "kyoto", "the lake", "grandma's", "quito", "bruges", "camp", "home", "cadiz", "the pier",
+            "tallinn",
+        ]
+        writeInSquare(
+            ["\(pick(places, &random)) \(1998 + random.next() % 26)"],
+            x: 0.19,
+            y: 0.72,
+            w: 0.62,
+            h: 0.1,
+            size: 0.05,
+            ink: TestJPEG.Colour(34, 52, 140),
+            paper: white,
+            canvas: &canvas
+        )
+    }
+
+    private static func story(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let white = TestJPEG.Colour(255, 255, 255)
+        canvas.gradient(from: TestJPEG.Colour(88, 40, 150), to: TestJPEG.Colour(246, 140, 70))
+        // The progress segments: the ones up to the seeded current one white, the rest faint.
+        let segments = 3 + Int(random.next() % 5)
+        let current = Int(random.next() % UInt64(segments))
+        let width = (0.92 - 0.01 * Double(segments - 1)) / Double(segments)
+        for segment in 0..<segments {
+            let x = 0.04 + Double(segment) * (width + 0.01)
+            veilSquare(x, 0.03, width, 0.008, white, alpha: segment <= current ? 0.95 : 0.4, canvas: &canvas)
+        }
+        // The account: an initial on a disc of a seeded colour, and its name.
+        let names = ["mira.k", "tom_b", "sunny", "jo.walks", "ravi", "elke", "nadia.r", "pablo", "quinn", "yuki_t"]
+        let name = pick(names, &random)
+        let avatar = inSquare(canvas, x: 0.085, y: 0.085, w: 0, h: 0)
+        canvas.disc(
+            x: avatar.x,
+            y: avatar.y,
+            radius: 0.035,
+            colour: hsv(hue: Double(random.next() % 360), saturation: 0.6, value: 0.9)
+        )
+        inkInSquare(
+            [String(name.prefix(1))],
+            x: 0.07,
+            y: 0.06,
+            w: 0.04,
+            h: 0.05,
+            size: 0.035,
+            ink: white,
+            canvas: &canvas
+        )
+        inkInSquare([name], x: 0.14, y: 0.058, w: 0.5, h: 0.06, size: 0.035, ink: white, canvas: &canvas)
+        // The card of a photo part no other member shows, in a white border.
+        fillSquare(0.15, 0.15, 0.7, 0.44, white, canvas: &canvas)
+        pasteThird(
+            memberPhoto(seed, step: 19, shift: 5, turn: 5),
+            part: seed / 24 % 3,
+            width: side * 68 / 100,
+            height: side * 42 / 100,
+            x: 0.16,
+            y: 0.16,
+            canvas: &canvas
+        )
+        let words = [
+            "best", "day", "ever", "finally", "here", "with", "you", "sunday", "mood", "never", "again", "so", "good",
+            "look", "at", "this", "guess", "where",
+        ]
+        inkInSquare(
+            lines(2, words: 2...3, from: words, random: &random),
+            x: 0.08,
+            y: 0.63,
+            w: 0.84,
+            h: 0.22,
+            size: 0.06,
+            ink: white,
+            canvas: &canvas
+        )
+        veilSquare(0.06, 0.88, 0.72, 0.07, white, alpha: 0.25, canvas: &canvas)
+        inkInSquare(["send message"], x: 0.09, y: 0.89, w: 0.6, h: 0.05, size: 0.03, ink: white, canvas: &canvas)
+        let heart = inSquare(canvas, x: 0.88, y: 0.915, w: 0, h: 0)
+        canvas.disc(x: heart.x, y: heart.y, radius: 0.03, colour: white)
+    }
+
+    private static func recipe(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        let paper = TestJPEG.Colour(252, 246, 232)
+        let (ink, terracotta) = (TestJPEG.Colour(60, 44, 36), TestJPEG.Colour(196, 98, 62))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        fillSquare(0, 0, 1, 0.1, terracotta, canvas: &canvas)
+        inkInSquare(
+            ["from our kitchen"],
+            x: 0.05,
+            y: 0.02,
+            w: 0.9,
+            h: 0.07,
+            size: 0.04,
+            ink: TestJPEG.Colour(255, 255, 255),
+            canvas: &canvas
+        )
+        // The plate, and on it a disc of a photo part no other member shows.
+        let centre = inSquare(canvas, x: 0.3, y: 0.38, w: 0, h: 0)
+        canvas.disc(x: centre.x, y: centre.y, radius: 0.255, colour: TestJPEG.Colour(196, 196, 190))
+        canvas.disc(x: centre.x, y: centre.y, radius: 0.25, colour: TestJPEG.Colour(250, 250, 250))
+        var mask = Canvas(width: width, height: height)
+        mask.disc(x: centre.x, y: centre.y, radius: 0.22, colour: TestJPEG.Colour(255, 255, 255))
+        let box = side * 46 / 100
+        paste(
+            photoThird(memberPhoto(seed, step: 5, shift: 13, turn: 11), part: seed / 24 % 3, width: box, height: box),
+            side: box,
+            left: Int(centre.x * Double(width)) - box / 2,
+            top: Int(centre.y * Double(height)) - box / 2,
+            where: mask,
+            canvas: &canvas
+        )
+        // The dish's name, servings and minutes, and five ingredients.
+        let kinds = ["smoky", "lemon", "garden", "spiced", "creamy", "harvest", "ginger", "rustic", "herby", "sweet"]
+        let dishes = ["stew", "salad", "tart", "risotto", "curry", "soup", "pasta", "gratin", "tacos", "bowl"]
+        writeInSquare(
+            [pick(kinds, &random), pick(dishes, &random)],
+            x: 0.58,
+            y: 0.16,
+            w: 0.4,
+            h: 0.2,
+            size: 0.05,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["serves \(2 + random.next() % 5)", "\(15 + 5 * (random.next() % 12)) min"],
+            x: 0.58,
+            y: 0.4,
+            w: 0.4,
+            h: 0.14,
+            size: 0.034,
+            ink: terracotta,
+            paper: paper,
+            canvas: &canvas
+        )
+        let foods = [
+            "onion", "garlic", "rice", "beans", "tomato", "basil", "butter", "flour", "lentils", "carrot", "lime",
+            "feta", "chili", "thyme", "olive oil", "stock",
+        ]
+        let ingredients = (0..<5).map { _ in
+            "- \(1 + random.next() % 4) \(pick(["cup", "tbsp", "g x100", "pc"], &random)) \(pick(foods, &random))"
+        }
+        writeInSquare(
+            ingredients,
+            x: 0.06,
+            y: 0.67,
+            w: 0.9,
+            h: 0.3,
+            size: 0.036,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+    }
+
+    private static func badge(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(200, 202, 206))
+        // The lanyard's strap and clip, the card and its shadow.
+        fillSquare(0.44, 0, 0.12, 0.1, TestJPEG.Colour(26, 40, 90), canvas: &canvas)
+        fillSquare(0.465, 0.08, 0.07, 0.05, TestJPEG.Colour(170, 172, 178), canvas: &canvas)
+        fillSquare(0.175, 0.125, 0.66, 0.84, TestJPEG.Colour(150, 150, 156), canvas: &canvas)
+        let white = TestJPEG.Colour(255, 255, 255)
+        fillSquare(0.16, 0.11, 0.66, 0.84, white, canvas: &canvas)
+        // The header band of a seeded department, and the slot for the clip.
+        let departments = ["design", "research", "support", "facilities", "finance", "press", "security", "labs"]
+        let department = Int(random.next() % UInt64(departments.count))
+        fillSquare(
+            0.16,
+            0.11,
+            0.66,
+            0.1,
+            hsv(hue: Double(department) * 45, saturation: 0.75, value: 0.7),
+            canvas: &canvas
+        )
+        fillSquare(0.44, 0.125, 0.1, 0.018, TestJPEG.Colour(200, 202, 206), canvas: &canvas)
+        inkInSquare(
+            [departments[department]],
+            x: 0.19,
+            y: 0.145,
+            w: 0.6,
+            h: 0.06,
+            size: 0.038,
+            ink: white,
+            canvas: &canvas
+        )
+        // The portrait, a photo part no other member shows, the name, the role and the barcode.
+        pasteThird(
+            memberPhoto(seed, step: 7, shift: 17, turn: 13),
+            part: seed / 24 % 3,
+            width: side * 40 / 100,
+            height: side * 36 / 100,
+            x: 0.29,
+            y: 0.24,
+            canvas: &canvas
+        )
+        let first = [
+            "ada", "bruno", "celia", "dmitri", "esther", "femi", "greta", "hugo", "ines", "jonas", "kira", "liam",
+        ]
+        let last = ["okafor", "lindqvist", "moreau", "tanaka", "silva", "novak", "haddad", "brennan", "ito", "vega"]
+        let roles = ["engineer", "visitor", "contractor", "manager", "intern", "analyst", "technician"]
+        writeInSquare(
+            ["\(pick(first, &random)) \(pick(last, &random))"],
+            x: 0.19,
+            y: 0.62,
+            w: 0.6,
+            h: 0.07,
+            size: 0.045,
+            ink: TestJPEG.Colour(30, 30, 36),
+            paper: white,
+            canvas: &canvas
+        )
+        writeInSquare(
+            [pick(roles, &random)],
+            x: 0.19,
+            y: 0.7,
+            w: 0.6,
+            h: 0.06,
+            size: 0.032,
+            ink: TestJPEG.Colour(120, 120, 128),
+            paper: white,
+            canvas: &canvas
+        )
+        var x = 0.22
+        var bar = true
+        while x < 0.76 {
+            let w = 0.004 * Double(1 + random.next() % 3)
+            if bar { fillSquare(x, 0.8, w, 0.1, TestJPEG.Colour(0, 0, 0), canvas: &canvas) }
+            x += w
+            bar.toggle()
+        }
+    }
+
+    private static func stamp(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, squareLeft, top) = widgetSquare(canvas)
+        let envelope = TestJPEG.Colour(244, 240, 228)
+        let (face, ink) = (TestJPEG.Colour(252, 252, 248), TestJPEG.Colour(40, 40, 60))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: envelope)
+        // The stamp, its perforated edge (discs of the envelope's colour along each side) and its picture, a photo
+        // part no other member shows.
+        fillSquare(0.22, 0.1, 0.56, 0.54, face, canvas: &canvas)
+        for step in 0...14 {
+            let along = Double(step) / 14
+            for (x, y) in [
+                (0.22 + 0.56 * along, 0.1), (0.22 + 0.56 * along, 0.64), (0.22, 0.1 + 0.54 * along),
+                (0.78, 0.1 + 0.54 * along),
+            ] {
+                let at = inSquare(canvas, x: x, y: y, w: 0, h: 0)
+                canvas.disc(x: at.x, y: at.y, radius: 0.011, colour: envelope)
+            }
+        }
+        pasteThird(
+            memberPhoto(seed, step: 23, shift: 7, turn: 17),
+            part: seed / 24 % 3,
+            width: side * 48 / 100,
+            height: side * 40 / 100,
+            x: 0.26,
+            y: 0.14,
+            canvas: &canvas
+        )
+        let countries = ["helvetia", "eire", "norge", "polska", "suomi", "portugal", "island", "danmark", "ceska"]
+        writeInSquare(
+            ["\(20 + 5 * (random.next() % 30))c  \(pick(countries, &random))"],
+            x: 0.26,
+            y: 0.55,
+            w: 0.48,
+            h: 0.085,
+            size: 0.036,
+            ink: TestJPEG.Colour(150, 30, 40),
+            paper: face,
+            canvas: &canvas
+        )
+        // The postmark over the stamp's right edge: a ring with a seeded town and date, and four wavy cancel lines.
+        let towns = ["ghent", "bergen", "lyon", "turku", "krakow", "porto", "basel", "cork", "aarhus", "brno"]
+        let (ringX, ringY, ring) = (
+            Double(squareLeft) + 0.8 * Double(side), Double(top) + 0.24 * Double(side), 0.1 * Double(side)
+        )
+        for row in Int(ringY - ring)...Int(ringY + ring) {
+            for column in Int(ringX - ring)...Int(ringX + ring) {
+                let distance =
+                    ((Double(column) - ringX) * (Double(column) - ringX)
+                    + (Double(row) - ringY) * (Double(row) - ringY)).squareRoot()
+                if distance <= ring, distance >= ring - 3 { canvas.blend(column, row, ink, 0.8) }
+            }
+        }
+        inkInSquare(
+            [pick(towns, &random), "\(1 + random.next() % 28).\(1 + random.next() % 12).\(random.next() % 30)"],
+            x: 0.725,
+            y: 0.185,
+            w: 0.16,
+            h: 0.12,
+            size: 0.026,
+            ink: ink,
+            canvas: &canvas
+        )
+        for line in 0..<4 {
+            let base = Double(top) + (0.36 + 0.05 * Double(line)) * Double(side)
+            for column in (squareLeft + side * 58 / 100)..<(squareLeft + side * 98 / 100) {
+                let wave = base + 0.012 * Double(side) * sin(Double(column - squareLeft) / Double(side) * 40)
+                for thickness in 0..<3 { canvas.blend(column, Int(wave) + thickness, ink, 0.75) }
+            }
+        }
+        let streets = ["elm st", "harbour rd", "mill lane", "king st", "park ave", "station rd", "bay view"]
+        writeInSquare(
+            [
+                "\(pick(["m.", "j.", "a.", "r.", "s."], &random)) \(pick(["hale", "ortiz", "berg", "quist", "nair"], &random))",
+                "\(1 + random.next() % 99) \(pick(streets, &random))",
+            ],
+            x: 0.08,
+            y: 0.74,
+            w: 0.6,
+            h: 0.2,
+            size: 0.045,
+            ink: ink,
+            paper: envelope,
             canvas: &canvas
         )
     }
