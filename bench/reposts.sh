@@ -23,7 +23,7 @@
 # kalzium-data, the scoreboard, planner, callgrid, beforeafter and vignette families (of real corpus photos) and the
 # pictures of tuxtype-data, kde-spectacle, korganizer, sddm-theme-maldives and sddm-theme-maya (all of this was the
 # tuning or an earlier held-out half, whose results have been seen; half #10 was measured once by the lead on
-# 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at HH:MM
+# 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at 03:09
 # (bench/README.md)). The held-out half (#14), written on 2026-11-28 from 01:57 UTC by an engineer who did not tune
 # the rule; not measured: the polaroid, story, recipe, badge and stamp families (all five made of real corpus photos: a
 # print on one desk, a social story of one template, recipe cards, ID badges on a lanyard, stamps on one envelope, each
@@ -282,7 +282,7 @@ PRIOR12_SOURCES=("$album/anne_helene.jpg" "$album/bar55.jpg" "$album/donna.jpg" 
   "$grass/wxGUI_iphoto2image_frame.jpg" "$grass/dshade.png" "$grass/i_vi_ndvi.png" "$grass/r_sim_water.png"
   "$kalzium/screenshot7.png" "$kalzium/screenshot1.png" "$kalzium/infodialog_spectrum.png")
 # Held out from 2026-11-28 01:10, tuning now (written by an engineer who did not tune the rule; measured once by the
-# lead, at HH:MM on 2026-11-28 (bench/README.md)): real pictures of
+# lead, at 03:09 on 2026-11-28 (bench/README.md)): real pictures of
 # packages no earlier half used — ten photos behind Tux Typing's levels (icebergs on a calm sea, waves over dark rocks
 # in a long exposure, granite boulders on a white beach, a glacier's front, a turquoise lake under mountains, rocks on a
 # dim shore at dusk, a snow-capped volcano at sunset, a hot spring's orange edge in steam, the inside of a dark cave,

@@ -18,7 +18,7 @@ import KFeedTestSupport
 /// `billboard`, `lockscreen`, `backlit`, `listing`, `minimal`, `scoreboard`, `planner`, `callgrid`, `beforeafter` and
 /// `vignette` ``LayoutFamily`` members (the last thirty-two made of the corpus's real photos, read from `KFEED_CORPUS`),
 /// the bundled sample's pictures, the tuning photos (half #10 was measured once by the lead on 2026-11-27 at 21:23,
-/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at HH:MM, bench/README.md); held out
+/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at 03:09, bench/README.md); held out
 /// (half #14, not measured) — the `polaroid`, `story`, `recipe`, `badge` and `stamp` members (all five made of the
 /// corpus's real photos) and the held-out photos; in each half also four
 /// overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene framed four ways. Must
