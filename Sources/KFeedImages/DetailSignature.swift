@@ -824,6 +824,20 @@ package struct DetailSignature: Sendable, Hashable {
         height: centredCropScale
     )
 
+    /// The cells of two difference maps of one pair (``localDifference(_:_:placement:)``, NaN where a cell is not
+    /// compared) that vote for each: a cell votes for the map where it differs less by ``shiftVoteMargin`` or more.
+    private static func votes(_ map: [Float], _ other: [Float]) -> (forMap: Int, forOther: Int) {
+        var (forMap, forOther) = (0, 0)
+        for index in map.indices where !map[index].isNaN && !other[index].isNaN {
+            if map[index] + shiftVoteMargin < other[index] {
+                forMap += 1
+            } else if other[index] + shiftVoteMargin < map[index] {
+                forOther += 1
+            }
+        }
+        return (forMap, forOther)
+    }
+
     /// Whether the whole frame bears out the scale of `placement` (centred, at ``centredCropScale``): each cell's
     /// difference there (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame centred
     /// at the scales as far either side of it as the whole frame is (1, and 0.92), each placement judged as the rule
@@ -848,14 +862,7 @@ package struct DetailSignature: Sendable, Hashable {
                 placement: Placement(x: (1 - size) / 2, y: (1 - size) / 2, width: size, height: size)
             ).map
             guard !other.isEmpty, !map.isEmpty else { return false }
-            var (forThis, forOther) = (0, 0)
-            for index in map.indices where !map[index].isNaN && !other[index].isNaN {
-                if map[index] + shiftVoteMargin < other[index] {
-                    forThis += 1
-                } else if other[index] + shiftVoteMargin < map[index] {
-                    forOther += 1
-                }
-            }
+            let (forThis, forOther) = votes(map, other)
             guard Float(forOther) < shiftVoteShare * Float(forThis) else { return false }
         }
         return true
@@ -1227,14 +1234,7 @@ package struct DetailSignature: Sendable, Hashable {
         guard off >= shiftedPlacement, !map.isEmpty else { return (true, false) }
         let other = localDifference(inner, outer, placement: centred).map
         guard !other.isEmpty else { return (true, false) }
-        var (forShift, forCentre) = (0, 0)
-        for index in map.indices where !map[index].isNaN && !other[index].isNaN {
-            if map[index] + shiftVoteMargin < other[index] {
-                forShift += 1
-            } else if other[index] + shiftVoteMargin < map[index] {
-                forCentre += 1
-            }
-        }
+        let (forShift, forCentre) = votes(map, other)
         return (Float(forCentre) < shiftVoteShare * Float(forShift), true)
     }
 
