@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 
 /// A fixed number of threads for CPU-bound work (a refresh's decodes, then its pictures' comparisons), taking the
-/// pieces of work from one queue in the order they are handed over: a thread that finishes one piece starts the next one waiting at once, itself, rather
-/// than after the finished piece's task has hopped through Swift's cooperative pool to let the next one in (on a
-/// 2-core machine that pool's two threads wait for a core while both decode, and each hop then waits with them).
+/// pieces of work from one queue in the order they are handed over: a thread that finishes one piece starts the next
+/// one waiting at once, itself, rather than after the finished piece's task has hopped through Swift's cooperative
+/// pool to let the next one in (on a 2-core machine that pool's two threads wait for a core while both decode, and
+/// each hop then waits with them).
 ///
 /// The threads start with the first pieces of work, at most ``count``, and end once the lanes are released and
 /// their queue is empty.
