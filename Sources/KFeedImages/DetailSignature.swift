@@ -518,6 +518,11 @@ package struct DetailSignature: Sendable, Hashable {
         var y: Float
         var width: Float
         var height: Float
+
+        /// The frame `width` × `height` centred in the other.
+        static func centred(width: Float, height: Float) -> Placement {
+            Placement(x: (1 - width) / 2, y: (1 - height) / 2, width: width, height: height)
+        }
     }
 
     /// Where each of `cells` cells of an inner frame placed at `start` with `size` lands on an outer grid of
@@ -691,22 +696,25 @@ package struct DetailSignature: Sendable, Hashable {
         // Then, when neither is the same picture, the frame centred at ``centredCropScale`` (a 4 % centred crop,
         // between the searched scales), not refined, and only where the frame's cells bear that scale out.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
-            for (candidate, isCrop) in [(first.placement, false), (second?.placement, false), (centredCrop, true)] {
+            let candidates: [(Placement?, isCrop: Bool)] = [
+                (first.placement, false), (second?.placement, false), (centredCrop, true),
+            ]
+            for (candidate, isCrop) in candidates {
                 guard let anchor = candidate else { continue }
                 if isCrop, best.distance <= samePictureThreshold { break }
-                let placement =
-                    isCrop
-                    ? anchor
-                    : climbed(
-                        climbed(
-                            anchor,
-                            anchor: anchor,
-                            inner.coarse,
-                            outer.coarse,
-                            side: chromaSide,
-                            move: 1 / 64,
-                            scratch
-                        ),
+                var placement = anchor
+                if !isCrop {
+                    let coarse = climbed(
+                        anchor,
+                        anchor: anchor,
+                        inner.coarse,
+                        outer.coarse,
+                        side: chromaSide,
+                        move: 1 / 64,
+                        scratch
+                    )
+                    placement = climbed(
+                        coarse,
                         anchor: anchor,
                         inner.lightness,
                         outer.lightness,
@@ -714,6 +722,7 @@ package struct DetailSignature: Sendable, Hashable {
                         move: 1 / 128,
                         scratch
                     )
+                }
                 var (range, fit, map) = localDifference(inner, outer, placement: placement)
                 if isCrop, range <= samePictureThreshold, !scaleVote(inner, outer, placement: placement, map: map) {
                     range = .infinity
@@ -817,12 +826,7 @@ package struct DetailSignature: Sendable, Hashable {
     package static let centredCropScale: Float = 0.96
 
     /// The frame centred at ``centredCropScale`` on both axes.
-    private static let centredCrop: Placement? = Placement(
-        x: (1 - centredCropScale) / 2,
-        y: (1 - centredCropScale) / 2,
-        width: centredCropScale,
-        height: centredCropScale
-    )
+    private static let centredCrop = Placement.centred(width: centredCropScale, height: centredCropScale)
 
     /// The cells of two difference maps of one pair (``localDifference(_:_:placement:)``, NaN where a cell is not
     /// compared) that vote for each: a cell votes for the map where it differs less by ``shiftVoteMargin`` or more.
@@ -854,14 +858,11 @@ package struct DetailSignature: Sendable, Hashable {
         placement: Placement,
         map: [Float]
     ) -> Bool {
+        guard !map.isEmpty else { return false }
         let step = 1 - placement.width
         for size in [placement.width + step, placement.width - step] {
-            let other = localDifference(
-                inner,
-                outer,
-                placement: Placement(x: (1 - size) / 2, y: (1 - size) / 2, width: size, height: size)
-            ).map
-            guard !other.isEmpty, !map.isEmpty else { return false }
+            let other = localDifference(inner, outer, placement: .centred(width: size, height: size)).map
+            guard !other.isEmpty else { return false }
             let (forThis, forOther) = votes(map, other)
             guard Float(forOther) < shiftVoteShare * Float(forThis) else { return false }
         }
@@ -1224,12 +1225,7 @@ package struct DetailSignature: Sendable, Hashable {
         placement: Placement,
         map: [Float]
     ) -> (agrees: Bool, shifted: Bool) {
-        let centred = Placement(
-            x: (1 - placement.width) / 2,
-            y: (1 - placement.height) / 2,
-            width: placement.width,
-            height: placement.height
-        )
+        let centred = Placement.centred(width: placement.width, height: placement.height)
         let off = max(abs(placement.x - centred.x), abs(placement.y - centred.y))
         guard off >= shiftedPlacement, !map.isEmpty else { return (true, false) }
         let other = localDifference(inner, outer, placement: centred).map
