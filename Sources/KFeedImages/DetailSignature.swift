@@ -219,35 +219,22 @@ package struct DetailSignature: Sendable, Hashable {
         guard width >= n, height >= n, [1, 3, 4].contains(channels), bytesPerRow >= width * channels,
             pixels.count >= (height - 1) * bytesPerRow + width * channels
         else { return nil }
-        let columns = AreaWeights(source: width, target: n)
-        let rows = AreaWeights(source: height, target: n)
+        // Each pixel's luma, then the cells' area means of it.
         let step = channels == 1 ? 0 : 1
-        var luma = [Float](repeating: 0, count: width)
-        var cells = [Float](repeating: 0, count: n * n)
-        var horizontal = [Float](repeating: 0, count: n)
-        // Each source row's share of each cell row.
-        var shares = [[(Int, Float)]](repeating: [], count: height)
-        for (cell, span) in rows.spans.enumerated() {
-            for (y, weight) in span { shares[y].append((cell, weight)) }
-        }
-        for y in 0..<height {
-            let row = y * bytesPerRow
-            for x in 0..<width {
-                let index = row + x * channels
-                luma[x] =
-                    0.299 * Float(pixels[index]) + 0.587 * Float(pixels[index + step])
-                    + 0.114 * Float(pixels[index + 2 * step])
-            }
-            for cell in 0..<n {
-                var sum: Float = 0
-                for (x, weight) in columns.spans[cell] { sum += luma[x] * weight }
-                horizontal[cell] = sum
-            }
-            for (cellY, weight) in shares[y] {
-                for cell in 0..<n { cells[cellY * n + cell] += horizontal[cell] * weight }
+        var luma = [Float](repeating: 0, count: width * height)
+        luma.withUnsafeMutableBufferPointer { luma in
+            for y in 0..<height {
+                let row = y * bytesPerRow
+                for x in 0..<width {
+                    let index = row + x * channels
+                    luma[y * width + x] =
+                        0.299 * Float(pixels[index]) + 0.587 * Float(pixels[index + step])
+                        + 0.114 * Float(pixels[index + 2 * step])
+                }
             }
         }
-        return cells.map { quantise(Double($0)) }
+        let cells = cellMeans(luma, width: width, height: height, channels: 1, side: n)
+        return cells.map(quantise)
     }
 
     /// The picture as `side`×`side` cells of linear RGB, each the area mean of the pixels it covers.
@@ -259,33 +246,54 @@ package struct DetailSignature: Sendable, Hashable {
         channels: Int,
         side: Int
     ) -> [Float] {
-        let columns = AreaWeights(source: width, target: side)
-        let rows = AreaWeights(source: height, target: side)
+        // Each pixel in linear light (a grey pixel's one byte stands for all three channels), then the cells' area
+        // means of it.
         let linear = OKLab.linearTable
-        // Horizontal pass: each source row into `side` cells; a grey pixel's one byte stands for all three channels.
         let step = channels == 1 ? 0 : 1
-        var horizontal = [Float](repeating: 0, count: height * side * 3)
-        for y in 0..<height {
-            let row = y * bytesPerRow
-            for cell in 0..<side {
-                var (r, g, b): (Float, Float, Float) = (0, 0, 0)
-                for (x, weight) in columns.spans[cell] {
-                    let index = row + x * channels
-                    r += linear[Int(pixels[index])] * weight
-                    g += linear[Int(pixels[index + step])] * weight
-                    b += linear[Int(pixels[index + 2 * step])] * weight
+        var plane = [Float](repeating: 0, count: width * height * 3)
+        plane.withUnsafeMutableBufferPointer { plane in
+            linear.withUnsafeBufferPointer { linear in
+                for y in 0..<height {
+                    let row = y * bytesPerRow
+                    for x in 0..<width {
+                        let index = row + x * channels
+                        let out = (y * width + x) * 3
+                        plane[out] = linear[Int(pixels[index])]
+                        plane[out + 1] = linear[Int(pixels[index + step])]
+                        plane[out + 2] = linear[Int(pixels[index + 2 * step])]
+                    }
                 }
-                let out = (y * side + cell) * 3
-                horizontal[out] = r
-                horizontal[out + 1] = g
-                horizontal[out + 2] = b
             }
         }
-        var cells = [Float](repeating: 0, count: side * side * 3)
-        for cellY in 0..<side {
-            for (y, weight) in rows.spans[cellY] {
-                for index in 0..<(side * 3) {
-                    cells[cellY * side * 3 + index] += horizontal[y * side * 3 + index] * weight
+        return cellMeans(plane, width: width, height: height, channels: 3, side: side)
+    }
+
+    /// The area means of `side`×`side` cells of a plane of `channels` values a pixel (rows packed), channel by
+    /// channel: each source row into `side` cells, then each cell row from the source rows it covers.
+    private static func cellMeans(_ plane: [Float], width: Int, height: Int, channels: Int, side: Int) -> [Float] {
+        let columns = AreaWeights(source: width, target: side)
+        let rows = AreaWeights(source: height, target: side)
+        let rowLength = side * channels
+        var horizontal = [Float](repeating: 0, count: height * rowLength)
+        var cells = [Float](repeating: 0, count: side * rowLength)
+        plane.withUnsafeBufferPointer { plane in
+            horizontal.withUnsafeMutableBufferPointer { horizontal in
+                for y in 0..<height {
+                    columns.sums(
+                        of: plane.baseAddress! + y * width * channels,
+                        channels: channels,
+                        into: horizontal.baseAddress! + y * rowLength
+                    )
+                }
+                cells.withUnsafeMutableBufferPointer { cells in
+                    for cellY in 0..<side {
+                        let out = cells.baseAddress! + cellY * rowLength
+                        for span in rows.offsets[cellY]..<rows.offsets[cellY + 1] {
+                            let row = horizontal.baseAddress! + rows.pixels[span] * rowLength
+                            let weight = rows.weights[span]
+                            for index in 0..<rowLength { out[index] += row[index] * weight }
+                        }
+                    }
                 }
             }
         }
@@ -1605,27 +1613,64 @@ package struct DetailSignature: Sendable, Hashable {
     }
 
     private static func quantise(_ value: Double) -> UInt8 {
-        UInt8(min(255, max(0, value.rounded())))
+        // Rounded half up, as `rounded()` rounds a value of 0 or more, without its library call: the fraction left
+        // by the whole part is exact.
+        let clamped = min(255, max(0, value))
+        let whole = Int32(clamped)
+        return UInt8(truncatingIfNeeded: clamped - Double(whole) >= 0.5 ? whole &+ 1 : whole)
+    }
+
+    /// ``quantise(_:)-(Double)`` of a `Float` (which a `Double` holds exactly), in its own precision: an identity's
+    /// finer cells round 16,384 of them.
+    private static func quantise(_ value: Float) -> UInt8 {
+        let clamped = min(255, max(0, value))
+        let whole = Int32(clamped)
+        return UInt8(truncatingIfNeeded: clamped - Float(whole) >= 0.5 ? whole &+ 1 : whole)
     }
 }
 
-/// For each of `target` cells along an axis, the source pixels it covers and how much of each (weights sum to 1).
+/// For each of `target` cells along an axis, the source pixels it covers and how much of each (weights sum to 1),
+/// flat: cell `c`'s are `pixels[offsets[c]..<offsets[c + 1]]`, and `weights` alike.
 struct AreaWeights {
-    var spans: [[(Int, Float)]]
+    var offsets: [Int] = [0]
+    var pixels: [Int] = []
+    var weights: [Float] = []
 
     init(source: Int, target: Int) {
         let scale = Double(source) / Double(target)
-        spans = (0..<target).map { cell in
+        for cell in 0..<target {
             let start = Double(cell) * scale
             let end = Double(cell + 1) * scale
-            var span: [(Int, Float)] = []
             var pixel = Int(start.rounded(.down))
             while Double(pixel) < end, pixel < source {
                 let covered = min(end, Double(pixel + 1)) - max(start, Double(pixel))
-                if covered > 0 { span.append((pixel, Float(covered / scale))) }
+                if covered > 0 {
+                    pixels.append(pixel)
+                    weights.append(Float(covered / scale))
+                }
                 pixel += 1
             }
-            return span
+            offsets.append(pixels.count)
+        }
+    }
+
+    /// Each cell's weighted sum of `source`'s pixels (`channels` values a pixel, channel by channel) into `cells`.
+    /// The pixels are within the axis by construction: wrapping arithmetic, no checks.
+    func sums(of source: UnsafePointer<Float>, channels: Int, into cells: UnsafeMutablePointer<Float>) {
+        offsets.withUnsafeBufferPointer { offsets in
+            pixels.withUnsafeBufferPointer { pixels in
+                weights.withUnsafeBufferPointer { weights in
+                    for cell in 0..<(offsets.count &- 1) {
+                        for channel in 0..<channels {
+                            var sum: Float = 0
+                            for span in offsets[cell]..<offsets[cell &+ 1] {
+                                sum += source[pixels[span] &* channels &+ channel] * weights[span]
+                            }
+                            cells[cell &* channels &+ channel] = sum
+                        }
+                    }
+                }
+            }
         }
     }
 }
