@@ -142,13 +142,14 @@ package struct DetailSignature: Sendable, Hashable {
 
     /// The signature of decoded pixels: `width`×`height`, rows `bytesPerRow` apart, `channels` bytes a pixel (1:
     /// grey, 3: RGB, 4: RGBX), each cell the area mean of the pixels it covers, in linear light. Nil when the
-    /// buffer is smaller than that says, or empty.
+    /// buffer is smaller than that says, or empty. `finer` cells are kept with the fine cells.
     package static func of(
         pixels: UnsafeRawBufferPointer,
         width: Int,
         height: Int,
         bytesPerRow: Int,
-        channels: Int
+        channels: Int,
+        finer: [UInt8]? = nil
     ) -> DetailSignature? {
         guard width > 0, height > 0, [1, 3, 4].contains(channels), bytesPerRow >= width * channels,
             pixels.count >= (height - 1) * bytesPerRow + width * channels
@@ -197,7 +198,7 @@ package struct DetailSignature: Sendable, Hashable {
                 )
             }
         }
-        return DetailSignature(bytes: bytes, fine: fine)
+        return DetailSignature(bytes: bytes, fine: fine, finer: finer)
     }
 
     /// This signature with ``finer`` cells.

@@ -45,7 +45,27 @@ package struct PictureIdentity: Sendable, Hashable {
                 return decoded ? (pixels, width, height) : nil
             }
             guard let quarter = decoded(side: DetailSignature.fineSide) else { return nil }
-            return of(quarter: quarter, half: decoded(side: DetailSignature.finerSide))
+            let finer = decoded(side: DetailSignature.finerSide).flatMap { half in
+                half.pixels.withUnsafeBytes { buffer in
+                    DetailSignature.finerCells(
+                        pixels: buffer,
+                        width: half.width,
+                        height: half.height,
+                        bytesPerRow: half.width * 4,
+                        channels: 4
+                    )
+                }
+            }
+            return quarter.pixels.withUnsafeBytes { buffer in
+                of(
+                    pixels: buffer,
+                    width: quarter.width,
+                    height: quarter.height,
+                    bytesPerRow: quarter.width * 4,
+                    channels: 4,
+                    finer: finer
+                )
+            }
         }
     }
 
@@ -53,53 +73,39 @@ package struct PictureIdentity: Sendable, Hashable {
     /// 2×2 means, ``Thumbnail/identity()``): the ``DetailSignature`` from their 2×2 means, its finer cells from the
     /// pixels themselves.
     static func of(half pixels: [UInt8], width: Int, height: Int) -> PictureIdentity? {
-        of(
-            quarter: Thumbnail.blockMeans(pixels, width: width, height: height, block: 2),
-            half: (pixels, width, height)
-        )
-    }
-
-    /// The identity of packed RGBX pixels (`quarter`) with the finer cells of the same picture at twice their scale
-    /// (`half`); without them when `half` is nil or too small.
-    private static func of(
-        quarter: (pixels: [UInt8], width: Int, height: Int),
-        half: (pixels: [UInt8], width: Int, height: Int)?
-    ) -> PictureIdentity? {
-        guard
-            let identity = quarter.pixels.withUnsafeBytes({ buffer in
-                of(
-                    pixels: buffer,
-                    width: quarter.width,
-                    height: quarter.height,
-                    bytesPerRow: quarter.width * 4,
-                    channels: 4
-                )
-            })
-        else { return nil }
-        guard let half,
-            let finer = half.pixels.withUnsafeBytes({ buffer in
-                DetailSignature.finerCells(
-                    pixels: buffer,
-                    width: half.width,
-                    height: half.height,
-                    bytesPerRow: half.width * 4,
-                    channels: 4
-                )
-            }),
-            let detail = identity.detail.with(finer: finer)
-        else { return identity }
-        return PictureIdentity(hash: identity.hash, detail: detail)
+        let finer = pixels.withUnsafeBytes { buffer in
+            DetailSignature.finerCells(
+                pixels: buffer,
+                width: width,
+                height: height,
+                bytesPerRow: width * 4,
+                channels: 4
+            )
+        }
+        let quarter = Thumbnail.blockMeans(pixels, width: width, height: height, block: 2)
+        return quarter.pixels.withUnsafeBytes { buffer in
+            of(
+                pixels: buffer,
+                width: quarter.width,
+                height: quarter.height,
+                bytesPerRow: quarter.width * 4,
+                channels: 4,
+                finer: finer
+            )
+        }
     }
 
     /// The identity of decoded pixels (the widget thumbnail as shown, at any size of at least 9×8; 32×32 or more
-    /// keeps every cell's detail): rows `bytesPerRow` apart, `channels` bytes a pixel (1: grey, 3: RGB, 4: RGBX).
-    /// A caller that has just decoded or resampled the picture passes its pixels and decodes nothing again.
+    /// keeps every cell's detail): rows `bytesPerRow` apart, `channels` bytes a pixel (1: grey, 3: RGB, 4: RGBX),
+    /// with the ``DetailSignature/finer`` cells when made from the same picture at twice the scale. A caller that
+    /// has just decoded or resampled the picture passes its pixels and decodes nothing again.
     package static func of(
         pixels: UnsafeRawBufferPointer,
         width: Int,
         height: Int,
         bytesPerRow: Int,
-        channels: Int
+        channels: Int,
+        finer: [UInt8]? = nil
     ) -> PictureIdentity? {
         guard width >= 9, height >= 8,
             let detail = DetailSignature.of(
@@ -107,7 +113,8 @@ package struct PictureIdentity: Sendable, Hashable {
                 width: width,
                 height: height,
                 bytesPerRow: bytesPerRow,
-                channels: channels
+                channels: channels,
+                finer: finer
             )
         else { return nil }
         let hash = PerceptualHash.of(
