@@ -45,27 +45,7 @@ package struct PictureIdentity: Sendable, Hashable {
                 return decoded ? (pixels, width, height) : nil
             }
             guard let quarter = decoded(side: DetailSignature.fineSide) else { return nil }
-            let finer = decoded(side: DetailSignature.finerSide).flatMap { half in
-                half.pixels.withUnsafeBytes { buffer in
-                    DetailSignature.finerCells(
-                        pixels: buffer,
-                        width: half.width,
-                        height: half.height,
-                        bytesPerRow: half.width * 4,
-                        channels: 4
-                    )
-                }
-            }
-            return quarter.pixels.withUnsafeBytes { buffer in
-                of(
-                    pixels: buffer,
-                    width: quarter.width,
-                    height: quarter.height,
-                    bytesPerRow: quarter.width * 4,
-                    channels: 4,
-                    finer: finer
-                )
-            }
+            return of(quarter: quarter, finer: decoded(side: DetailSignature.finerSide).flatMap(finerCells))
         }
     }
 
@@ -73,17 +53,16 @@ package struct PictureIdentity: Sendable, Hashable {
     /// 2×2 means, ``Thumbnail/identity()``): the ``DetailSignature`` from their 2×2 means, its finer cells from the
     /// pixels themselves.
     static func of(half pixels: [UInt8], width: Int, height: Int) -> PictureIdentity? {
-        let finer = pixels.withUnsafeBytes { buffer in
-            DetailSignature.finerCells(
-                pixels: buffer,
-                width: width,
-                height: height,
-                bytesPerRow: width * 4,
-                channels: 4
-            )
-        }
-        let quarter = Thumbnail.blockMeans(pixels, width: width, height: height, block: 2)
-        return quarter.pixels.withUnsafeBytes { buffer in
+        of(
+            quarter: Thumbnail.blockMeans(pixels, width: width, height: height, block: 2),
+            finer: finerCells((pixels, width, height))
+        )
+    }
+
+    /// The identity of packed RGBX pixels (`quarter`) with the ``DetailSignature/finer`` cells of the same picture
+    /// at twice their scale.
+    private static func of(quarter: (pixels: [UInt8], width: Int, height: Int), finer: [UInt8]?) -> PictureIdentity? {
+        quarter.pixels.withUnsafeBytes { buffer in
             of(
                 pixels: buffer,
                 width: quarter.width,
@@ -91,6 +70,19 @@ package struct PictureIdentity: Sendable, Hashable {
                 bytesPerRow: quarter.width * 4,
                 channels: 4,
                 finer: finer
+            )
+        }
+    }
+
+    /// The ``DetailSignature/finer`` cells of packed RGBX pixels; nil when they are too small.
+    private static func finerCells(_ half: (pixels: [UInt8], width: Int, height: Int)) -> [UInt8]? {
+        half.pixels.withUnsafeBytes { buffer in
+            DetailSignature.finerCells(
+                pixels: buffer,
+                width: half.width,
+                height: half.height,
+                bytesPerRow: half.width * 4,
+                channels: 4
             )
         }
     }
