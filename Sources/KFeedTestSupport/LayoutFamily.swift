@@ -308,6 +308,32 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// photo, so no two members show one stamp picture, its seeded value and country on one line, a postmark of a seeded town and
     /// date with wavy cancel lines, and two seeded lines of the address.
     case stamp
+    /// A magazine's covers under one masthead, each another real cover photo: the (n / 24)th third of the ((11n + 1 +
+    /// 5(n / 24)) mod 24)th corpus photo fills the widget's square, so no two members show one cover photo, under the
+    /// masthead (the same red word in every member), a seeded issue number and month, a seeded headline of large
+    /// white words and two seeded lines of smaller yellow ones, and a seeded price on a red disc.
+    case magazine
+    /// A phone's home screen over one wallpaper, each member with another real photo in its photo widget: the
+    /// corpus's lake (`11-bythewater.jpg`, the same in every member) under a status bar with a seeded time, a photo
+    /// widget (42 % × 42 % of the widget's square, in a white border) showing the (n / 24)th third of the ((13n + 9 +
+    /// 7(n / 24)) mod 24)th corpus photo, so no two members show one photo part, a translucent clock widget with a
+    /// seeded time and date, eight app icons of fixed colours and names and a dock of four.
+    case homescreen
+    /// A map app's place card over one drawn street map: the map (a beige ground, white streets, a park and a river,
+    /// the same in every member), a red pin at a seeded place above the card, and a white card whose photo (40 % × 40 %
+    /// of the widget's square) is the (n / 24)th third of the ((19n + 21 + 3(n / 24)) mod 24)th corpus photo, so no
+    /// two members show one place, with the place's seeded name, kind, rating and distance and a blue button.
+    case placecard
+    /// A concert ticket stub of one template with another real photo strip: a dark ground, a cream ticket whose left
+    /// strip (30 % × 68 % of the widget's square) shows the (n / 24)th third of the ((7n + 5 + 19(n / 24)) mod 24)th
+    /// corpus photo, so no two members show one strip, a seeded artist (two words, large), venue, date, row and seat,
+    /// a perforated tear line and a seeded barcode on the stub.
+    case stub
+    /// A security camera's night-vision frames: the (n / 24)th third of the ((5n + 3 + 13(n / 24)) mod 24)th corpus
+    /// photo fills the widget's square in dim green (green 8 + 70 % of its grey level, red and blue 30 % of that,
+    /// every fourth row darker), so no two members show one scene, under a seeded camera number and time stamp in
+    /// white and a red recording dot.
+    case nightcam
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
     /// `salt`, so that a family's members do not share the draws of the generator the others use.
@@ -569,6 +595,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.drawn(seed, salt: 160_004, canvas: &canvas, Self.badge(seed:random:canvas:))
         case .stamp:
             Self.drawn(seed, salt: 160_005, canvas: &canvas, Self.stamp(seed:random:canvas:))
+        case .magazine:
+            Self.drawn(seed, salt: 170_001, canvas: &canvas, Self.magazine(seed:random:canvas:))
+        case .homescreen:
+            Self.drawn(seed, salt: 170_002, canvas: &canvas, Self.homescreen(seed:random:canvas:))
+        case .placecard:
+            Self.drawn(seed, salt: 170_003, canvas: &canvas, Self.placecard(seed:random:canvas:))
+        case .stub:
+            Self.drawn(seed, salt: 170_004, canvas: &canvas, Self.stub(seed:random:canvas:))
+        case .nightcam:
+            Self.drawn(seed, salt: 170_005, canvas: &canvas, Self.nightcam(seed:random:canvas:))
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -4243,6 +4279,328 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             paper: envelope,
             canvas: &canvas
         )
+    }
+
+    private static func magazine(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let (white, red) = (TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(214, 28, 44))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(246, 244, 240))
+        // The cover photo, a photo part no other member shows, over the whole square.
+        pasteThird(
+            memberPhoto(seed, step: 11, shift: 1, turn: 5),
+            part: seed / 24 % 3,
+            width: side,
+            height: side,
+            x: 0,
+            y: 0,
+            canvas: &canvas
+        )
+        inkInSquare(["horizon"], x: 0.05, y: 0.0, w: 0.9, h: 0.2, size: 0.11, ink: red, canvas: &canvas)
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        inkInSquare(
+            ["issue \(1 + random.next() % 90)  \(pick(months, &random)) \(2019 + random.next() % 8)"],
+            x: 0.06,
+            y: 0.2,
+            w: 0.6,
+            h: 0.05,
+            size: 0.03,
+            ink: white,
+            canvas: &canvas
+        )
+        let words = [
+            "the", "new", "wild", "summer", "secret", "cities", "coast", "guide", "best", "winter", "road", "trip",
+            "inside", "quiet", "islands", "taste", "of", "north", "light", "ten", "hidden", "trails",
+        ]
+        inkInSquare(
+            lines(1, words: 2...3, from: words, random: &random),
+            x: 0.06,
+            y: 0.62,
+            w: 0.9,
+            h: 0.12,
+            size: 0.075,
+            ink: white,
+            canvas: &canvas
+        )
+        inkInSquare(
+            lines(2, words: 3...4, from: words, random: &random),
+            x: 0.06,
+            y: 0.76,
+            w: 0.9,
+            h: 0.14,
+            size: 0.04,
+            ink: TestJPEG.Colour(255, 214, 40),
+            canvas: &canvas
+        )
+        let price = inSquare(canvas, x: 0.86, y: 0.3, w: 0, h: 0)
+        canvas.disc(x: price.x, y: price.y, radius: 0.07, colour: red)
+        inkInSquare(
+            ["$\(4 + random.next() % 6).99"],
+            x: 0.79,
+            y: 0.28,
+            w: 0.15,
+            h: 0.05,
+            size: 0.032,
+            ink: white,
+            canvas: &canvas
+        )
+    }
+
+    private static func homescreen(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let white = TestJPEG.Colour(255, 255, 255)
+        // The wallpaper, the same in every member, and the status bar.
+        pasteBackdrop("11-bythewater.jpg", canvas: &canvas)
+        veilSquare(0, 0, 1, 0.05, TestJPEG.Colour(0, 0, 0), alpha: 0.35, canvas: &canvas)
+        let (hour, minute) = (random.next() % 24, random.next() % 60)
+        let time = "\(hour):\(minute < 10 ? "0" : "")\(minute)"
+        inkInSquare([time], x: 0.04, y: 0, w: 0.2, h: 0.05, size: 0.022, ink: white, canvas: &canvas)
+        // The photo widget: a photo part no other member shows, in a white border.
+        fillSquare(0.05, 0.08, 0.44, 0.44, white, canvas: &canvas)
+        pasteThird(
+            memberPhoto(seed, step: 13, shift: 9, turn: 7),
+            part: seed / 24 % 3,
+            width: side * 42 / 100,
+            height: side * 42 / 100,
+            x: 0.06,
+            y: 0.09,
+            canvas: &canvas
+        )
+        // The clock widget.
+        veilSquare(0.53, 0.08, 0.42, 0.44, white, alpha: 0.3, canvas: &canvas)
+        inkInSquare([time], x: 0.56, y: 0.1, w: 0.38, h: 0.2, size: 0.08, ink: white, canvas: &canvas)
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        inkInSquare(
+            [pick(days, &random), "\(1 + random.next() % 28) \(pick(months, &random))"],
+            x: 0.57,
+            y: 0.3,
+            w: 0.37,
+            h: 0.2,
+            size: 0.035,
+            ink: white,
+            canvas: &canvas
+        )
+        // Eight app icons and a dock of four, the same in every member.
+        let names = ["mail", "maps", "notes", "music", "photos", "clock", "store", "files"]
+        for (index, name) in names.enumerated() {
+            let (x, y) = (0.07 + Double(index % 4) * 0.23, 0.56 + Double(index / 4) * 0.15)
+            fillSquare(
+                x,
+                y,
+                0.15,
+                0.09,
+                hsv(hue: Double(index) * 45 + 10, saturation: 0.7, value: 0.85),
+                canvas: &canvas
+            )
+            inkInSquare([name], x: x - 0.02, y: y + 0.09, w: 0.2, h: 0.05, size: 0.022, ink: white, canvas: &canvas)
+        }
+        veilSquare(0.04, 0.87, 0.92, 0.11, white, alpha: 0.3, canvas: &canvas)
+        for index in 0..<4 {
+            fillSquare(
+                0.1 + Double(index) * 0.22,
+                0.885,
+                0.14,
+                0.08,
+                hsv(hue: Double(index) * 90 + 200, saturation: 0.6, value: 0.9),
+                canvas: &canvas
+            )
+        }
+    }
+
+    private static func placecard(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let white = TestJPEG.Colour(255, 255, 255)
+        // The map, the same in every member: a beige ground, a park, a river and a grid of white streets.
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(238, 233, 222))
+        fillSquare(0.58, 0.06, 0.3, 0.2, TestJPEG.Colour(176, 214, 160), canvas: &canvas)
+        fillSquare(0, 0.3, 1, 0.05, TestJPEG.Colour(150, 192, 232), canvas: &canvas)
+        for street in 0..<6 {
+            fillSquare(0.04 + Double(street) * 0.18, 0, 0.018, 0.5, white, canvas: &canvas)
+        }
+        for street in 0..<3 { fillSquare(0, 0.02 + Double(street) * 0.14, 1, 0.016, white, canvas: &canvas) }
+        // The pin at a seeded place.
+        let pin = inSquare(canvas, x: 0.1 + 0.8 * random.unit(), y: 0.08 + 0.28 * random.unit(), w: 0, h: 0)
+        canvas.box(
+            x: pin.x,
+            y: pin.y + 0.03,
+            halfWidth: 0.012,
+            halfHeight: 0.03,
+            angle: 0,
+            colour: TestJPEG.Colour(150, 20, 24)
+        )
+        canvas.disc(x: pin.x, y: pin.y, radius: 0.035, colour: TestJPEG.Colour(220, 40, 44))
+        canvas.disc(x: pin.x, y: pin.y, radius: 0.013, colour: white)
+        // The card: its photo, a photo part no other member shows, the name, kind, rating, distance and button.
+        fillSquare(0.025, 0.495, 0.95, 0.49, TestJPEG.Colour(200, 198, 192), canvas: &canvas)
+        fillSquare(0.02, 0.49, 0.95, 0.49, white, canvas: &canvas)
+        pasteThird(
+            memberPhoto(seed, step: 19, shift: 21, turn: 3),
+            part: seed / 24 % 3,
+            width: side * 40 / 100,
+            height: side * 40 / 100,
+            x: 0.05,
+            y: 0.53,
+            canvas: &canvas
+        )
+        let first = ["old", "blue", "north", "little", "grand", "silver", "green", "harbour", "stone", "sunset"]
+        let second = ["market", "garden", "tower", "bakery", "bridge", "museum", "bay", "hall", "park", "cafe"]
+        let ink = TestJPEG.Colour(32, 34, 40)
+        writeInSquare(
+            ["\(pick(first, &random)) \(pick(second, &random))"],
+            x: 0.48,
+            y: 0.53,
+            w: 0.48,
+            h: 0.12,
+            size: 0.045,
+            ink: ink,
+            paper: white,
+            canvas: &canvas
+        )
+        let kinds = ["landmark", "restaurant", "viewpoint", "gallery", "beach", "shop", "station", "hotel"]
+        writeInSquare(
+            [
+                pick(kinds, &random), "\(3 + random.next() % 2).\(random.next() % 10)  (\(10 + random.next() % 990))",
+                "\(random.next() % 9).\(random.next() % 10) km",
+            ],
+            x: 0.48,
+            y: 0.69,
+            w: 0.48,
+            h: 0.15,
+            size: 0.034,
+            ink: TestJPEG.Colour(110, 112, 120),
+            paper: white,
+            canvas: &canvas
+        )
+        let blue = TestJPEG.Colour(40, 110, 220)
+        fillSquare(0.48, 0.86, 0.44, 0.08, blue, canvas: &canvas)
+        inkInSquare(["directions"], x: 0.55, y: 0.872, w: 0.36, h: 0.06, size: 0.036, ink: white, canvas: &canvas)
+    }
+
+    private static func stub(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let ground = TestJPEG.Colour(30, 32, 40)
+        let (cream, ink) = (TestJPEG.Colour(248, 240, 220), TestJPEG.Colour(40, 30, 30))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        fillSquare(0.04, 0.16, 0.92, 0.68, cream, canvas: &canvas)
+        // The photo strip, a photo part no other member shows.
+        pasteThird(
+            memberPhoto(seed, step: 7, shift: 5, turn: 19),
+            part: seed / 24 % 3,
+            width: side * 30 / 100,
+            height: side * 68 / 100,
+            x: 0.04,
+            y: 0.16,
+            canvas: &canvas
+        )
+        // The tear line: notches at its ends and holes along it.
+        for step in 0...16 {
+            let hole = inSquare(canvas, x: 0.74, y: 0.16 + 0.68 * Double(step) / 16, w: 0, h: 0)
+            canvas.disc(x: hole.x, y: hole.y, radius: step == 0 || step == 16 ? 0.03 : 0.006, colour: ground)
+        }
+        let first = ["midnight", "velvet", "paper", "neon", "silent", "golden", "echo", "wild", "lunar", "glass"]
+        let second = ["tigers", "harbour", "choir", "rivers", "parade", "engines", "hearts", "foxes", "static"]
+        writeInSquare(
+            [pick(first, &random), pick(second, &random)],
+            x: 0.37,
+            y: 0.2,
+            w: 0.35,
+            h: 0.2,
+            size: 0.058,
+            ink: ink,
+            paper: cream,
+            canvas: &canvas
+        )
+        let venues = ["the roundhouse", "pier hall", "arena north", "the lantern", "city theatre", "dock 9"]
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        writeInSquare(
+            [
+                pick(venues, &random),
+                "\(1 + random.next() % 28) \(pick(months, &random)) 20\(10 + random.next() % 17)",
+                "doors \(6 + random.next() % 3):\(random.next() % 2 == 0 ? "00" : "30") pm",
+            ],
+            x: 0.37,
+            y: 0.44,
+            w: 0.35,
+            h: 0.2,
+            size: 0.032,
+            ink: TestJPEG.Colour(120, 60, 50),
+            paper: cream,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["row \(pick(["a", "c", "f", "h", "k", "m"], &random))  seat \(1 + random.next() % 40)"],
+            x: 0.37,
+            y: 0.7,
+            w: 0.35,
+            h: 0.08,
+            size: 0.036,
+            ink: ink,
+            paper: cream,
+            canvas: &canvas
+        )
+        // The stub's barcode: seeded bars across it.
+        var y = 0.2
+        var bar = true
+        while y < 0.8 {
+            let h = 0.005 * Double(1 + random.next() % 3)
+            if bar { fillSquare(0.78, y, 0.14, h, ink, canvas: &canvas) }
+            y += h
+            bar.toggle()
+        }
+    }
+
+    private static func nightcam(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, left, top) = widgetSquare(canvas)
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: TestJPEG.Colour(0, 0, 0))
+        // The scene, a photo part no other member shows, in dim green with darker scan lines.
+        pasteThird(
+            memberPhoto(seed, step: 5, shift: 3, turn: 13),
+            part: seed / 24 % 3,
+            width: side,
+            height: side,
+            x: 0,
+            y: 0,
+            canvas: &canvas
+        )
+        for row in top..<(top + side) {
+            for column in left..<(left + side) {
+                let offset = (row * canvas.width + column) * 3
+                let grey =
+                    0.3 * Double(canvas.pixels[offset]) + 0.59 * Double(canvas.pixels[offset + 1]) + 0.11
+                    * Double(canvas.pixels[offset + 2])
+                let green = (8 + 0.7 * grey) * (row % 4 == 0 ? 0.8 : 1)
+                let other = UInt8((0.3 * green).rounded())
+                canvas.set(column, row, TestJPEG.Colour(other, UInt8(green.rounded()), other))
+            }
+        }
+        let white = TestJPEG.Colour(236, 240, 236)
+        inkInSquare(
+            ["cam \(1 + random.next() % 16)  \(pick(["gate", "yard", "lot b", "dock", "lobby", "roof"], &random))"],
+            x: 0.04,
+            y: 0.03,
+            w: 0.6,
+            h: 0.06,
+            size: 0.04,
+            ink: white,
+            canvas: &canvas
+        )
+        let (hour, minute, second) = (random.next() % 6, random.next() % 60, random.next() % 60)
+        func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        inkInSquare(
+            [
+                "20\(20 + random.next() % 7)-\(two(1 + random.next() % 12))-\(two(1 + random.next() % 28))  "
+                    + "\(two(hour)):\(two(minute)):\(two(second))"
+            ],
+            x: 0.3,
+            y: 0.9,
+            w: 0.68,
+            h: 0.07,
+            size: 0.04,
+            ink: white,
+            canvas: &canvas
+        )
+        let dot = inSquare(canvas, x: 0.93, y: 0.06, w: 0, h: 0)
+        canvas.disc(x: dot.x, y: dot.y, radius: 0.02, colour: TestJPEG.Colour(230, 30, 30))
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

@@ -8,9 +8,10 @@ import Testing
 /// out; `colourway`, `burst`, `torch`, `puzzle` and `diptych` (half #8), `pan`, `fog`, `dusk`, `mosaic` and
 /// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10), `lights`, `grain`, `table`,
 /// `infographic` and `comic` (half #11), `billboard`, `lockscreen`, `backlit`, `listing` and `minimal` (half #12) and
-/// `scoreboard`, `planner`, `callgrid`, `beforeafter` and `vignette` (half #13) and `polaroid`, `story`, `recipe`,
-/// `badge` and `stamp` (held-out half #14), made of the corpus's real photos too, are tested where the corpus is (all 72 members of each, pair by
-/// pair), and skipped where it is not.
+/// `scoreboard`, `planner`, `callgrid`, `beforeafter` and `vignette` (half #13), `polaroid`, `story`, `recipe`,
+/// `badge` and `stamp` (half #14) and `magazine`, `homescreen`, `placecard`, `stub` and `nightcam` (held-out half
+/// #15), made of the corpus's real photos too, are tested where the corpus is (all 72 members of each, pair by pair),
+/// and skipped where it is not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
@@ -65,7 +66,7 @@ struct LayoutFamilyTests {
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
             .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
-            .polaroid, .story, .recipe, .badge, .stamp,
+            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam,
         ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -89,14 +90,16 @@ struct LayoutFamilyTests {
     /// small photo disc; and so must two broadcast frames under one score bar, two planner pages with two photos of
     /// the month, two video calls of other callers, two before/after splits of other photos, or two vignetted scenes
     /// each with its own small bright subject; and so must two polaroids on one desk, two stories of one template,
-    /// two recipe cards, two ID badges or two stamps on one envelope, each with another photo part and its own text.
+    /// two recipe cards, two ID badges or two stamps on one envelope, each with another photo part and its own text;
+    /// and so must two magazine covers under one masthead, two home screens over one wallpaper, two place cards over
+    /// one map, two ticket stubs or two green night-vision frames, each with another photo part and its own text.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
             .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
-            .polaroid, .story, .recipe, .badge, .stamp,
+            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam,
         ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) async {
