@@ -23,7 +23,7 @@
 # sddm-theme-maldives and sddm-theme-maya, the polaroid, story, recipe, badge and stamp families (of real corpus photos)
 # and the pictures of endless-sky-data, kstars-data, dolphin and krita-data (all of this was the tuning or an earlier
 # held-out half, whose results have been seen; half #10 was measured once by the lead on 2026-11-27 at 21:23, half #11
-# at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at HH:MM
+# at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14
 # (bench/README.md)). The held-out half (#15), written on 2026-11-28 from 05:08 UTC by an engineer who did not tune the
 # rule; not measured: the magazine, homescreen, placecard, stub and nightcam families (all five made of real corpus
 # photos: covers under one masthead, a home screen over one wallpaper with another photo in its widget, a map app's
@@ -303,7 +303,7 @@ PRIOR13_SOURCES=("$tux/kcas0.jpg" "$tux/kcas1.jpg" "$tux/kcas2.jpg" "$tux/kcas3.
   usr/share/doc/HTML/en/korganizer/korganizer-resource.png usr/share/sddm/themes/maldives/background.jpg
   usr/share/sddm/themes/maya/screenshots/hi_IN.png)
 # Held out from 2026-11-28 01:57, tuning now (written by an engineer who did not tune the rule; measured once by the
-# lead, at HH:MM on 2026-11-28 (bench/README.md)): real pictures of
+# lead, at 05:14 on 2026-11-28 (bench/README.md)): real pictures of
 # packages no earlier half used — twelve real photos of Endless Sky's landing scenes (a city under a storm cloud, a
 # skyline in golden haze, hazy hills at dawn, a rocky beach under grey sky, a purple sunset over the sea, a snowy peak,
 # a volcano's ash slopes, a hangar with a rocket's parts, a long blue tunnel, lightning over a launch pad at night, the

@@ -19,7 +19,7 @@ import KFeedTestSupport
 /// `vignette`, `polaroid`, `story`, `recipe`, `badge` and `stamp` ``LayoutFamily`` members (the last thirty-seven made
 /// of the corpus's real photos, read from `KFEED_CORPUS`), the bundled sample's pictures, the tuning photos (half #10
 /// was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13
-/// at 03:09, half #14 at HH:MM, bench/README.md); held out (half #15, not measured) — the `magazine`, `homescreen`,
+/// at 03:09, half #14 at 05:14, bench/README.md); held out (half #15, not measured) — the `magazine`, `homescreen`,
 /// `placecard`, `stub` and `nightcam` members (all five made of the corpus's real photos) and the held-out photos; in
 /// each half also four
 /// overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene framed four ways. Must
