@@ -201,11 +201,6 @@ package struct DetailSignature: Sendable, Hashable {
         return DetailSignature(bytes: bytes, fine: fine, finer: finer)
     }
 
-    /// This signature with ``finer`` cells.
-    package func with(finer: [UInt8]?) -> DetailSignature? {
-        DetailSignature(bytes: bytes, fine: fine, finer: finer)
-    }
-
     /// The ``finer`` cells of decoded pixels (as ``of(pixels:width:height:bytesPerRow:channels:)`` takes them): the
     /// area mean of each cell's sRGB luma (0.299 R + 0.587 G + 0.114 B, as encoded); nil under ``finerSide`` pixels
     /// a side.
@@ -235,7 +230,7 @@ package struct DetailSignature: Sendable, Hashable {
             }
         }
         let cells = cellMeans(luma, width: width, height: height, channels: 1, side: n)
-        return cells.map(quantise)
+        return cells.map { quantise(Double($0)) }
     }
 
     /// The picture as `side`×`side` cells of linear RGB, each the area mean of the pixels it covers.
@@ -1619,14 +1614,6 @@ package struct DetailSignature: Sendable, Hashable {
         let clamped = min(255, max(0, value))
         let whole = Int32(clamped)
         return UInt8(truncatingIfNeeded: clamped - Double(whole) >= 0.5 ? whole &+ 1 : whole)
-    }
-
-    /// ``quantise(_:)-(Double)`` of a `Float` (which a `Double` holds exactly), in its own precision: an identity's
-    /// finer cells round 16,384 of them.
-    private static func quantise(_ value: Float) -> UInt8 {
-        let clamped = min(255, max(0, value))
-        let whole = Int32(clamped)
-        return UInt8(truncatingIfNeeded: clamped - Float(whole) >= 0.5 ? whole &+ 1 : whole)
     }
 }
 

@@ -28,13 +28,14 @@ package struct PictureIdentity: Sendable, Hashable {
         jpeg.withUnsafeBytes { bytes -> PictureIdentity? in
             guard let decoder = try? TurboJPEGHandle(.decompressor), let header = try? decoder.header(of: bytes)
             else { return nil }
-            /// The pixels at the smallest fast scale leaving `side` pixels a side (the largest scale when none does).
-            func decoded(side: Int) -> (pixels: [UInt8], width: Int, height: Int)? {
-                let factor =
-                    TurboJPEGHandle.fastScalingFactors.first {
-                        $0.scaled(header.width) >= side && $0.scaled(header.height) >= side
-                    } ?? TurboJPEGHandle.fastScalingFactors.last
-                guard let factor else { return nil }
+            /// The smallest fast scale leaving `side` pixels a side; nil when none does.
+            func scale(leaving side: Int) -> TurboJPEGHandle.ScalingFactor? {
+                TurboJPEGHandle.fastScalingFactors.first {
+                    $0.scaled(header.width) >= side && $0.scaled(header.height) >= side
+                }
+            }
+            /// The pixels at `factor`.
+            func decoded(at factor: TurboJPEGHandle.ScalingFactor) -> (pixels: [UInt8], width: Int, height: Int)? {
                 let width = factor.scaled(header.width)
                 let height = factor.scaled(header.height)
                 guard width >= 9, height >= 8 else { return nil }
@@ -44,8 +45,14 @@ package struct PictureIdentity: Sendable, Hashable {
                 }
                 return decoded ? (pixels, width, height) : nil
             }
-            guard let quarter = decoded(side: DetailSignature.fineSide) else { return nil }
-            return of(quarter: quarter, finer: decoded(side: DetailSignature.finerSide).flatMap(finerCells))
+            // The largest scale when none leaves the fine cells' side; no second decode when none leaves the finer
+            // cells' (the picture is too small for them).
+            guard
+                let factor = scale(leaving: DetailSignature.fineSide) ?? TurboJPEGHandle.fastScalingFactors.last,
+                let quarter = decoded(at: factor)
+            else { return nil }
+            let half = scale(leaving: DetailSignature.finerSide).flatMap(decoded(at:))
+            return of(quarter: quarter, finer: half.flatMap(finerCells))
         }
     }
 

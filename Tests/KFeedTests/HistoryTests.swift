@@ -140,7 +140,10 @@ struct HistoryTests {
         // The finer cells are kept beside the file (history-cells.bin), not in it.
         #expect(
             loaded.pictures["3_1859170000000100101"]?.identity
-                == PictureIdentity(hash: identity.hash, detail: try #require(identity.detail.with(finer: nil)))
+                == PictureIdentity(
+                    hash: identity.hash,
+                    detail: try #require(DetailSignature(bytes: identity.detail.bytes, fine: identity.detail.fine))
+                )
         )
     }
 
