@@ -21,30 +21,28 @@
 # kodi-data, lxde-common, sddm-theme-elarun, grass-doc and kalzium-data, the scoreboard, planner, callgrid, beforeafter
 # and vignette families (of real corpus photos) and the pictures of tuxtype-data, kde-spectacle, korganizer,
 # sddm-theme-maldives and sddm-theme-maya, the polaroid, story, recipe, badge and stamp families (of real corpus photos)
-# and the pictures of endless-sky-data, kstars-data, dolphin and krita-data (all of this was the tuning or an earlier
-# held-out half, whose results have been seen; half #10 was measured once by the lead on 2026-11-27 at 21:23, half #11
-# at 23:30, half #12 on 2026-11-28 at 00:16, half #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14
-# (bench/README.md)). The held-out half (#15), written on 2026-11-28 from 05:08 UTC by an engineer who did not tune the
-# rule; not measured: the magazine, homescreen, placecard, stub and nightcam families (all five made of real corpus
-# photos: covers under one masthead, a home screen over one wallpaper with another photo in its widget, a map app's
-# place card over one drawn map, concert ticket stubs with another photo strip, a security camera's green night-vision
-# frames, each with its own seeded text) and 22 pictures of Debian packages no earlier half used (palapeli-data, kmail,
-# khangman, mypaint-data, tuxpaint-stamps-default), each made a JPEG (vips, quality 95) in HELD (default
-# /tmp/kfeed-heldout15). In each half also four overlapping regions of each photo (regions alike pixel for pixel, as of
-# a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and of four members
-# of every family. Prints per family and per half the distinct pairs called the same and the reposts caught, an ROC, the
-# reference pHash on the same pairs and the time an identity takes; exits 1 when the held-out half misses a goal.
+# and the pictures of endless-sky-data, kstars-data, dolphin and krita-data, the magazine, homescreen, placecard, stub
+# and nightcam families (of real corpus photos) and the pictures of palapeli-data, kmail, khangman, mypaint-data and
+# tuxpaint-stamps-default (all of this was the tuning or an earlier held-out half, whose results have been seen; half
+# #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half
+# #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at HH:MM (bench/README.md)). The
+# held-out half: none is written yet (the last one, #15, the magazine to tuxpaint-stamps-default pictures, moved to the
+# tuning half after its one measurement). In each half also four overlapping regions of each photo (regions alike pixel
+# for pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo
+# and of four members of every family. Prints per family and per half the distinct pairs called the same and the
+# reposts caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the
+# held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
 #   env CORPUS, default /tmp/kfeed-corpus, made when missing; installs the wallpaper packages when missing, as root; the
 #   other packages are downloaded (apt-get download) and unpacked in PRIOR, PRIOR3, PRIOR4, PRIOR5, PRIOR6 and PRIOR7,
-#   PRIOR8, PRIOR9, PRIOR10, PRIOR11, PRIOR12, PRIOR13, PRIOR14 and HELD, not installed; a pinned version gone from the
-#   mirror (a point release replaced it) is replaced by the current one, said in a line; the inset, pasted, colourway,
-#   burst, torch, puzzle, diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer, lights, grain,
-#   table, infographic, comic, billboard, lockscreen, backlit, listing, minimal, scoreboard, planner, callgrid,
-#   beforeafter, vignette, polaroid, story, recipe, badge, stamp, magazine, homescreen, placecard, stub and nightcam
-#   families read their real photos from CORPUS too (KFEED_CORPUS)
+#   PRIOR8, PRIOR9, PRIOR10, PRIOR11, PRIOR12, PRIOR13, PRIOR14, PRIOR15 and HELD, not installed; a pinned version gone
+#   from the mirror (a point release replaced it) is replaced by the current one, said in a line; the inset, pasted,
+#   colourway, burst, torch, puzzle, diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer,
+#   lights, grain, table, infographic, comic, billboard, lockscreen, backlit, listing, minimal, scoreboard, planner,
+#   callgrid, beforeafter, vignette, polaroid, story, recipe, badge, stamp, magazine, homescreen, placecard, stub and
+#   nightcam families read their real photos from CORPUS too (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -321,19 +319,20 @@ PRIOR14_SOURCES=("$land/city3.jpg" "$land/city12.jpg" "$land/fog2.jpg" "$land/be
   "$kstars/calc-daylength.png" "$kstars/blackbody.png" "$kstars/fitsviewer.png" "$kstars/EPView_Screenshot.png"
   usr/share/doc/HTML/en/dolphin/default-ui.png usr/share/doc/HTML/en/dolphin/viewproperties-dialog.png
   usr/share/krita/patterns/16_texture-woody.png usr/share/krita/patterns/22_texture-reptile.png)
-# Held out (written 2026-11-28 from 05:08 by an engineer who did not tune the rule; not measured): real pictures of
-# packages no earlier half used — Palapeli's five puzzle photos (a castle under a blue sky, a lit bridge over a river at
-# night, citrus slices against the light, a bee on an aster, a chameleon on a branch), three of its 512 × 512 table
-# textures (dark stone, green moss, pale marble), its puzzle table (a wide screenshot), four screenshots of KMail's
-# manual (its main window, its welcome page, its security and composer settings: text), two of KHangman's manual (a
-# game in its desert theme, one in its notebook theme), one 64 × 64 paper texture of MyPaint (near flat) and six photos
-# cut out on white of Tux Paint's stamps (a brown bear, a guineafowl, an apricot, a fire engine, a hot-air balloon, a
-# smoke plume) — unpacked in HELD (default /tmp/kfeed-heldout15), each named by its folder and file.
-HELD=${HELD:-/tmp/kfeed-heldout15}
+# Held out from 2026-11-28 05:08, tuning now (written by an engineer who did not tune the rule; measured once by the
+# lead, at HH:MM on 2026-11-28 (bench/README.md)): real pictures of packages no earlier half used — Palapeli's five
+# puzzle photos (a castle under a blue sky, a lit bridge over a river at night, citrus slices against the light, a bee
+# on an aster, a chameleon on a branch), three of its 512 × 512 table textures (dark stone, green moss, pale marble),
+# its puzzle table (a wide screenshot), four screenshots of KMail's manual (its main window, its welcome page, its
+# security and composer settings: text), two of KHangman's manual (a game in its desert theme, one in its notebook
+# theme), one 64 × 64 paper texture of MyPaint (near flat) and six photos cut out on white of Tux Paint's stamps (a
+# brown bear, a guineafowl, an apricot, a fire engine, a hot-air balloon, a smoke plume) — unpacked in PRIOR15 (default
+# /tmp/kfeed-heldout15), each named by its folder and file.
+PRIOR15=${PRIOR15:-/tmp/kfeed-heldout15}
 palapeli=usr/share/palapeli
 kmail=usr/share/doc/HTML/en/kmail2
 stamps=usr/share/tuxpaint/stamps
-HELD_SOURCES=("$palapeli/collection/castle-maintenon.jpg" "$palapeli/collection/cincinnati-bridge.jpg"
+PRIOR15_SOURCES=("$palapeli/collection/castle-maintenon.jpg" "$palapeli/collection/cincinnati-bridge.jpg"
   "$palapeli/collection/citrus-fruits.jpg" "$palapeli/collection/european-honey-bee.jpg"
   "$palapeli/collection/panther-chameleon-female.jpg" "$palapeli/backgrounds/Eliminator-Funk-2.jpg"
   "$palapeli/backgrounds/Rear-Admiral-Diplomat-1.jpg" "$palapeli/backgrounds/Time-For-Lunch-2.jpg"
@@ -421,9 +420,10 @@ prior+=("${made[@]}")
 unpack "$PRIOR14" folder endless-sky-data=0.9.8-1.2 kstars-data=5:3.6.2-2 dolphin=4:22.12.3-1 \
   krita-data=1:5.1.5+dfsg-2+deb12u1 -- "${PRIOR14_SOURCES[@]}"
 prior+=("${made[@]}")
-unpack "$HELD" folder palapeli-data=4:22.12.3-1 kmail=4:22.12.3-1 khangman=4:22.12.3-1 mypaint-data=2.0.1-9 \
-  tuxpaint-stamps-default=2022.06.04-1 -- "${HELD_SOURCES[@]}"
-held=("${made[@]}")
+unpack "$PRIOR15" folder palapeli-data=4:22.12.3-1 kmail=4:22.12.3-1 khangman=4:22.12.3-1 \
+  mypaint-data=2.0.1-9 tuxpaint-stamps-default=2022.06.04-1 -- "${PRIOR15_SOURCES[@]}"
+prior+=("${made[@]}")
+held=()
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
