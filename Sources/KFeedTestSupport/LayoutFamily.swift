@@ -334,6 +334,35 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     /// every fourth row darker), so no two members show one scene, under a seeded camera number and time stamp in
     /// white and a red recording dot.
     case nightcam
+    /// A hazy panorama of one real scene, each member another stretch of it with another real subject near the viewer:
+    /// the (n mod 12)th of twelve neighbouring stretches (6 across by 2 down, each 55 % of its size from the next) of
+    /// the corpus's mountains (`19-picosdeeuropa.jpg`) under a pale haze that lets 38 % of the scene through, and, in
+    /// front of it and clearer (80 % through), a tall ellipse (24 % × 34 % of the widget's square) of the (n / 24)th
+    /// third of the ((17n + 11 + 5(n / 24)) mod 24)th corpus photo at the ((n / 12) mod 6)th of six places (3 × 2), so
+    /// no two members show one subject or one stretch at one place.
+    case haze
+    /// App store pages of one layout with other real screenshots: a light page under the store's bar, an app icon of a
+    /// seeded hue with its initial, a seeded app name, developer, rating and review count, a green install button and
+    /// two phone screenshots (39 % × 44 % of the widget's square in dark frames): the (n / 24)th third of the ((23n + 2 +
+    /// 7(n / 24)) mod 24)th corpus photo and the ((n / 24 + 1) mod 3)th third of the ((5n + 13 + 11(n / 24)) mod 24)th,
+    /// so no two members show one screenshot in one frame, and a seeded line of description.
+    case appstore
+    /// A gallery wall of one hanging with other real pictures in its frames: a warm grey wall, a skirting board and a
+    /// wooden floor, three frames (gold, black, oak; the same places and sizes in every member) each with a mat, frame k
+    /// of member n showing the ((n / 24 + k) mod 3)th third of the ((n mod 24) + 8k + 3) mod 24th corpus photo, so no
+    /// two members show one picture in one frame, and a wall label of a seeded title and year.
+    case gallery
+    /// A newspaper's front pages under one masthead: newsprint, the masthead (the same words in every member), a
+    /// seeded volume, number, date and price, a seeded two-line headline, a lead photo printed grey (56 % × 36 % of the
+    /// widget's square) of the (n / 24)th third of the ((13n + 4 + 17(n / 24)) mod 24)th corpus photo, so no two
+    /// members show one lead photo, a seeded caption, a column of seeded small type beside it and three below.
+    case frontpage
+    /// Video thumbnails of one channel over other real frames, as a video site lists them in its dark theme: a 16:9
+    /// frame (the widget's square's width) of the (n / 24)th third of the ((19n + 6 + n / 24) mod 24)th corpus photo,
+    /// so no two members show one frame, under the channel's red banner (the same in every member), a seeded title in
+    /// large white outlined words over it, a seeded duration, a red progress bar of a seeded length, and below it the
+    /// channel's round avatar, a seeded two-line title, and the channel's name with seeded views and age.
+    case thumbnail
 
     /// Draws member `seed` with `draw`, its random numbers from a generator of its own: `seed` scrambled with
     /// `salt`, so that a family's members do not share the draws of the generator the others use.
@@ -605,6 +634,16 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             Self.drawn(seed, salt: 170_004, canvas: &canvas, Self.stub(seed:random:canvas:))
         case .nightcam:
             Self.drawn(seed, salt: 170_005, canvas: &canvas, Self.nightcam(seed:random:canvas:))
+        case .haze:
+            Self.haze(seed: seed, canvas: &canvas)
+        case .appstore:
+            Self.drawn(seed, salt: 180_002, canvas: &canvas, Self.appstore(seed:random:canvas:))
+        case .gallery:
+            Self.drawn(seed, salt: 180_003, canvas: &canvas, Self.gallery(seed:random:canvas:))
+        case .frontpage:
+            Self.drawn(seed, salt: 180_004, canvas: &canvas, Self.frontpage(seed:random:canvas:))
+        case .thumbnail:
+            Self.drawn(seed, salt: 180_005, canvas: &canvas, Self.thumbnail(seed:random:canvas:))
         case .stage:
             let top = random.colour()
             let bottom = random.colour()
@@ -4601,6 +4640,399 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         )
         let dot = inSquare(canvas, x: 0.93, y: 0.06, w: 0, h: 0)
         canvas.disc(x: dot.x, y: dot.y, radius: 0.02, colour: TestJPEG.Colour(230, 30, 30))
+    }
+
+    private static func haze(seed: Int, canvas: inout Canvas) {
+        let (width, height) = (canvas.width, canvas.height)
+        let (side, _, _) = widgetSquare(canvas)
+        let veil = [196.0, 200, 206]
+        // The stretch of the panorama, under the haze.
+        let scene = framing(
+            "19-picosdeeuropa.jpg",
+            columns: 6,
+            rows: 2,
+            stride: 0.55,
+            index: seed % 12,
+            width: width,
+            height: height
+        )
+        for index in 0..<(width * height) {
+            func hazed(_ channel: Int) -> UInt8 {
+                UInt8((veil[channel] * 0.62 + Double(scene[index * 4 + channel]) * 0.38).rounded())
+            }
+            canvas.set(index % width, index / width, TestJPEG.Colour(hazed(0), hazed(1), hazed(2)))
+        }
+        // The subject near the viewer: a photo part no other member shows, in a tall ellipse, clearer than the distance.
+        let (boxWidth, boxHeight) = (side * 24 / 100, side * 34 / 100)
+        let place = seed / 12 % 6
+        let (left, top) = pixelInSquare(
+            canvas,
+            x: 0.08 + 0.3 * Double(place % 3),
+            y: 0.12 + 0.44 * Double(place / 3)
+        )
+        let subject = photoThird(
+            memberPhoto(seed, step: 17, shift: 11, turn: 5),
+            part: seed / 24 % 3,
+            width: boxWidth,
+            height: boxHeight
+        )
+        let (radiusX, radiusY) = (Double(boxWidth) / 2, Double(boxHeight) / 2)
+        for row in 0..<boxHeight {
+            for column in 0..<boxWidth {
+                let (dx, dy) = ((Double(column) + 0.5 - radiusX) / radiusX, (Double(row) + 0.5 - radiusY) / radiusY)
+                guard dx * dx + dy * dy <= 1 else { continue }
+                let source = (row * boxWidth + column) * 4
+                func clearer(_ channel: Int) -> UInt8 {
+                    UInt8((veil[channel] * 0.2 + Double(subject[source + channel]) * 0.8).rounded())
+                }
+                canvas.set(left + column, top + row, TestJPEG.Colour(clearer(0), clearer(1), clearer(2)))
+            }
+        }
+    }
+
+    private static func appstore(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let (white, ground) = (TestJPEG.Colour(255, 255, 255), TestJPEG.Colour(246, 247, 249))
+        let (dark, grey) = (TestJPEG.Colour(32, 34, 40), TestJPEG.Colour(110, 114, 122))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        // The store's bar, the same in every member.
+        fillSquare(0, 0, 1, 0.08, white, canvas: &canvas)
+        writeInSquare(
+            ["apps   games   books   kids"],
+            x: 0.05,
+            y: 0.018,
+            w: 0.7,
+            h: 0.05,
+            size: 0.03,
+            ink: TestJPEG.Colour(30, 130, 80),
+            paper: white,
+            canvas: &canvas
+        )
+        fillSquare(0, 0.08, 1, 0.004, TestJPEG.Colour(218, 220, 226), canvas: &canvas)
+        // The app: its icon of a seeded hue with its initial, its name, developer, rating and reviews.
+        let first = [
+            "pocket", "bright", "trail", "cloud", "pixel", "quiet", "swift", "lucky", "tiny", "north", "sunny",
+        ]
+        let second = [
+            "notes", "camera", "maps", "budget", "garden", "tuner", "recipes", "weather", "reader", "fitness",
+        ]
+        let name = "\(pick(first, &random)) \(pick(second, &random))"
+        fillSquare(
+            0.05,
+            0.11,
+            0.18,
+            0.18,
+            hsv(hue: Double(random.next() % 360), saturation: 0.75, value: 0.85),
+            canvas: &canvas
+        )
+        inkInSquare(
+            [String(name.prefix(1))],
+            x: 0.08,
+            y: 0.1,
+            w: 0.15,
+            h: 0.19,
+            size: 0.09,
+            ink: white,
+            canvas: &canvas
+        )
+        writeInSquare(
+            [name],
+            x: 0.27,
+            y: 0.105,
+            w: 0.7,
+            h: 0.085,
+            size: 0.045,
+            ink: dark,
+            paper: ground,
+            canvas: &canvas
+        )
+        let makers = ["lumen labs", "oakwood apps", "bluefin studio", "tern software", "mosaic works", "kite & co"]
+        writeInSquare(
+            [
+                pick(makers, &random),
+                "\(3 + random.next() % 2).\(random.next() % 10)   \(1 + random.next() % 900)k reviews   "
+                    + "\(1 + random.next() % 99) mb",
+            ],
+            x: 0.27,
+            y: 0.19,
+            w: 0.7,
+            h: 0.11,
+            size: 0.03,
+            ink: grey,
+            paper: ground,
+            canvas: &canvas
+        )
+        fillSquare(0.05, 0.32, 0.9, 0.07, TestJPEG.Colour(30, 150, 90), canvas: &canvas)
+        inkInSquare(["install"], x: 0.42, y: 0.325, w: 0.3, h: 0.06, size: 0.03, ink: white, canvas: &canvas)
+        // Two screenshots in phone frames: photo parts no other member shows in that frame.
+        let shots = [
+            (memberPhoto(seed, step: 23, shift: 2, turn: 7), seed / 24 % 3),
+            (memberPhoto(seed, step: 5, shift: 13, turn: 11), (seed / 24 + 1) % 3),
+        ]
+        for (index, shot) in shots.enumerated() {
+            let x = 0.05 + Double(index) * 0.47
+            fillSquare(x, 0.42, 0.43, 0.5, TestJPEG.Colour(28, 28, 32), canvas: &canvas)
+            pasteThird(
+                shot.0,
+                part: shot.1,
+                width: side * 39 / 100,
+                height: side * 44 / 100,
+                x: x + 0.02,
+                y: 0.45,
+                canvas: &canvas
+            )
+        }
+        let words = [
+            "plan", "your", "day", "with", "easy", "sync", "across", "devices", "offline", "mode", "share", "lists",
+            "track", "every", "step", "dark", "theme", "widgets", "free", "trial",
+        ]
+        writeInSquare(
+            lines(1, words: 5...7, from: words, random: &random),
+            x: 0.05,
+            y: 0.935,
+            w: 0.9,
+            h: 0.05,
+            size: 0.03,
+            ink: grey,
+            paper: ground,
+            canvas: &canvas
+        )
+    }
+
+    private static func gallery(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        // The wall, the skirting board and the floor, the same in every member.
+        canvas.gradient(from: TestJPEG.Colour(216, 208, 194), to: TestJPEG.Colour(188, 180, 166))
+        fillSquare(0, 0.84, 1, 0.3, TestJPEG.Colour(122, 86, 56), canvas: &canvas)
+        fillSquare(0, 0.83, 1, 0.014, TestJPEG.Colour(242, 238, 230), canvas: &canvas)
+        // The three frames: place, size, colour and mat; frame k shows a picture no other member shows in it.
+        let frames: [(x: Double, y: Double, w: Double, h: Double, colour: TestJPEG.Colour, mat: Double)] = [
+            (0.05, 0.18, 0.26, 0.36, TestJPEG.Colour(196, 156, 64), 0.025),
+            (0.36, 0.08, 0.3, 0.52, TestJPEG.Colour(26, 24, 24), 0.04),
+            (0.71, 0.22, 0.24, 0.3, TestJPEG.Colour(170, 128, 84), 0.02),
+        ]
+        for (index, frame) in frames.enumerated() {
+            fillSquare(
+                frame.x + 0.008,
+                frame.y + 0.012,
+                frame.w,
+                frame.h,
+                TestJPEG.Colour(150, 142, 130),
+                canvas: &canvas
+            )
+            fillSquare(frame.x, frame.y, frame.w, frame.h, frame.colour, canvas: &canvas)
+            let border = 0.018
+            fillSquare(
+                frame.x + border,
+                frame.y + border,
+                frame.w - 2 * border,
+                frame.h - 2 * border,
+                TestJPEG.Colour(246, 244, 238),
+                canvas: &canvas
+            )
+            let inner = border + frame.mat
+            pasteThird(
+                corpusPhotos[(seed % 24 + 8 * index + 3) % 24],
+                part: (seed / 24 + index) % 3,
+                width: Int((frame.w - 2 * inner) * Double(side)),
+                height: Int((frame.h - 2 * inner) * Double(side)),
+                x: frame.x + inner,
+                y: frame.y + inner,
+                canvas: &canvas
+            )
+        }
+        // The wall label under the middle frame: a seeded title and year.
+        let label = TestJPEG.Colour(250, 250, 247)
+        fillSquare(0.42, 0.65, 0.18, 0.07, label, canvas: &canvas)
+        let first = ["morning", "study", "harbour", "the", "field", "still", "river", "evening", "garden", "portrait"]
+        let second = ["light", "in blue", "at rest", "orchard", "no. 4", "life", "bend", "walk", "wall", "of a friend"]
+        writeInSquare(
+            ["\(pick(first, &random)) \(pick(second, &random))", "\(1850 + random.next() % 170)"],
+            x: 0.425,
+            y: 0.655,
+            w: 0.17,
+            h: 0.06,
+            size: 0.018,
+            ink: TestJPEG.Colour(50, 48, 46),
+            paper: label,
+            canvas: &canvas
+        )
+    }
+
+    private static func frontpage(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, _, _) = widgetSquare(canvas)
+        let (paper, ink) = (TestJPEG.Colour(238, 234, 222), TestJPEG.Colour(28, 26, 24))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: paper)
+        // The masthead and its rules, the same in every member; the edition line is the member's.
+        writeInSquare(
+            ["the morning ledger"],
+            x: 0.05,
+            y: 0.005,
+            w: 0.9,
+            h: 0.107,
+            size: 0.065,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        fillSquare(0.04, 0.112, 0.92, 0.006, ink, canvas: &canvas)
+        fillSquare(0.04, 0.158, 0.92, 0.003, ink, canvas: &canvas)
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        writeInSquare(
+            [
+                "vol. \(10 + random.next() % 90)  no. \(1 + random.next() % 365)   \(pick(days, &random)) "
+                    + "\(1 + random.next() % 28) \(pick(months, &random)) \(1990 + random.next() % 36)   "
+                    + "\(1 + random.next() % 3).\(random.next() % 10)0"
+            ],
+            x: 0.05,
+            y: 0.121,
+            w: 0.9,
+            h: 0.035,
+            size: 0.022,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        writeInSquare(
+            lines(2, words: 2...3, from: headlineWords, random: &random),
+            x: 0.05,
+            y: 0.17,
+            w: 0.9,
+            h: 0.17,
+            size: 0.058,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        // The lead photo, a photo part no other member shows, printed grey on the newsprint.
+        let (photoWidth, photoHeight) = (side * 56 / 100, side * 36 / 100)
+        let lead = photoThird(
+            memberPhoto(seed, step: 13, shift: 4, turn: 17),
+            part: seed / 24 % 3,
+            width: photoWidth,
+            height: photoHeight
+        )
+        let (left, top) = pixelInSquare(canvas, x: 0.05, y: 0.36)
+        for row in 0..<photoHeight {
+            for column in 0..<photoWidth {
+                let source = (row * photoWidth + column) * 4
+                let grey =
+                    0.3 * Double(lead[source]) + 0.59 * Double(lead[source + 1]) + 0.11 * Double(lead[source + 2])
+                canvas.set(
+                    left + column,
+                    top + row,
+                    TestJPEG.Colour(
+                        UInt8((12 + 0.9 * grey).rounded()),
+                        UInt8((11 + 0.88 * grey).rounded()),
+                        UInt8((10 + 0.84 * grey).rounded())
+                    )
+                )
+            }
+        }
+        let grey = TestJPEG.Colour(90, 86, 80)
+        writeInSquare(
+            lines(1, words: 4...6, from: headlineWords, random: &random),
+            x: 0.05,
+            y: 0.73,
+            w: 0.56,
+            h: 0.035,
+            size: 0.02,
+            ink: grey,
+            paper: paper,
+            canvas: &canvas
+        )
+        // Columns of small type: one beside the photo, three below, with rules between them.
+        writeInSquare(
+            lines(13, words: 3...4, from: headlineWords, random: &random),
+            x: 0.64,
+            y: 0.36,
+            w: 0.32,
+            h: 0.4,
+            size: 0.02,
+            ink: ink,
+            paper: paper,
+            canvas: &canvas
+        )
+        fillSquare(0.04, 0.775, 0.92, 0.002, ink, canvas: &canvas)
+        for column in 0..<3 {
+            let x = 0.05 + 0.31 * Double(column)
+            writeInSquare(
+                lines(6, words: 3...4, from: headlineWords, random: &random),
+                x: x,
+                y: 0.79,
+                w: 0.29,
+                h: 0.2,
+                size: 0.02,
+                ink: ink,
+                paper: paper,
+                canvas: &canvas
+            )
+            if column > 0 { fillSquare(x - 0.012, 0.79, 0.002, 0.19, grey, canvas: &canvas) }
+        }
+    }
+
+    private static func thumbnail(seed: Int, random: inout SeededRandom, canvas: inout Canvas) {
+        let (side, left, top) = widgetSquare(canvas)
+        let (ground, white) = (TestJPEG.Colour(15, 15, 17), TestJPEG.Colour(250, 250, 250))
+        let (red, grey) = (TestJPEG.Colour(220, 30, 36), TestJPEG.Colour(150, 150, 156))
+        canvas.rectangle(x: 0, y: 0, width: 1, height: 1, colour: ground)
+        // The frame, a photo part no other member shows, 16:9 across the square.
+        pasteThird(
+            memberPhoto(seed, step: 19, shift: 6, turn: 1),
+            part: seed / 24 % 3,
+            width: side,
+            height: side * 9 / 16,
+            x: 0,
+            y: 0.03,
+            canvas: &canvas
+        )
+        // The channel's banner, the same in every member.
+        veilSquare(0, 0.03, 0.44, 0.075, red, alpha: 0.88, canvas: &canvas)
+        inkInSquare(["trailside tv"], x: 0.01, y: 0.03, w: 0.43, h: 0.07, size: 0.036, ink: white, canvas: &canvas)
+        // The title over the frame in large outlined words, the duration and the progress bar.
+        let words = [
+            "we", "found", "the", "lost", "lake", "hidden", "trail", "alone", "for", "days", "best", "camp", "ever",
+            "storm", "night", "summit", "why", "nobody", "goes", "here",
+        ]
+        canvas.overlay(
+            lines(1, words: 2...3, from: words, random: &random),
+            left: left + side * 4 / 100,
+            top: top + side * 36 / 100,
+            height: side * 13 / 100,
+            pixelSize: side * 8 / 100
+        )
+        let duration = "\(1 + random.next() % 59):\(random.next() % 6)\(random.next() % 10)"
+        fillSquare(0.8, 0.515, 0.17, 0.055, TestJPEG.Colour(0, 0, 0), canvas: &canvas)
+        inkInSquare([duration], x: 0.805, y: 0.508, w: 0.16, h: 0.062, size: 0.028, ink: white, canvas: &canvas)
+        fillSquare(0, 0.5925, 1, 0.012, TestJPEG.Colour(80, 80, 84), canvas: &canvas)
+        fillSquare(0, 0.5925, 0.1 + 0.85 * random.unit(), 0.012, red, canvas: &canvas)
+        // Below: the channel's avatar, a seeded two-line title, the channel's name, views and age.
+        let avatar = inSquare(canvas, x: 0.08, y: 0.7, w: 0, h: 0)
+        canvas.disc(x: avatar.x, y: avatar.y, radius: 0.05, colour: red)
+        inkInSquare(["t"], x: 0.045, y: 0.63, w: 0.07, h: 0.1, size: 0.05, ink: white, canvas: &canvas)
+        writeInSquare(
+            lines(2, words: 3...5, from: words, random: &random),
+            x: 0.16,
+            y: 0.65,
+            w: 0.82,
+            h: 0.14,
+            size: 0.045,
+            ink: white,
+            paper: ground,
+            canvas: &canvas
+        )
+        writeInSquare(
+            ["trailside tv", "\(1 + random.next() % 999)k views   \(1 + random.next() % 11) months ago"],
+            x: 0.16,
+            y: 0.8,
+            w: 0.82,
+            h: 0.12,
+            size: 0.034,
+            ink: grey,
+            paper: ground,
+            canvas: &canvas
+        )
     }
 
     /// An sRGB colour from hue (degrees), saturation and value (0…1).

@@ -9,9 +9,9 @@ import Testing
 /// `window` (half #9), `pose`, `news`, `episode`, `player` and `viewer` (half #10), `lights`, `grain`, `table`,
 /// `infographic` and `comic` (half #11), `billboard`, `lockscreen`, `backlit`, `listing` and `minimal` (half #12) and
 /// `scoreboard`, `planner`, `callgrid`, `beforeafter` and `vignette` (half #13), `polaroid`, `story`, `recipe`,
-/// `badge` and `stamp` (half #14) and `magazine`, `homescreen`, `placecard`, `stub` and `nightcam` (held-out half
-/// #15), made of the corpus's real photos too, are tested where the corpus is (all 72 members of each, pair by pair),
-/// and skipped where it is not.
+/// `badge` and `stamp` (half #14), `magazine`, `homescreen`, `placecard`, `stub` and `nightcam` (half #15) and `haze`,
+/// `appstore`, `gallery`, `frontpage` and `thumbnail` (held-out half #16), made of the corpus's real photos too, are
+/// tested where the corpus is (all 72 members of each, pair by pair), and skipped where it is not.
 struct LayoutFamilyTests {
     private static let (width, height) = (544, 680)
 
@@ -66,7 +66,8 @@ struct LayoutFamilyTests {
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
             .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
-            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam,
+            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam, .haze,
+            .appstore, .gallery, .frontpage, .thumbnail,
         ]
     )
     func aPhotoFamilysSeedDrawsTheSamePixelsEveryTime(family: LayoutFamily) {
@@ -92,14 +93,18 @@ struct LayoutFamilyTests {
     /// each with its own small bright subject; and so must two polaroids on one desk, two stories of one template,
     /// two recipe cards, two ID badges or two stamps on one envelope, each with another photo part and its own text;
     /// and so must two magazine covers under one masthead, two home screens over one wallpaper, two place cards over
-    /// one map, two ticket stubs or two green night-vision frames, each with another photo part and its own text.
+    /// one map, two ticket stubs or two green night-vision frames, each with another photo part and its own text; and
+    /// so must two stretches of one hazy panorama (neighbours share 45 % of it) each with another clear subject, and
+    /// one stretch with two subjects at two places, two app store pages, two gallery walls of one hanging, two front
+    /// pages under one masthead or two video thumbnails of one channel, each with other photo parts and its own text.
     @Test(
         .enabled(if: LayoutFamily.corpusIsThere, "needs the corpus of real photos: bash bench/corpus.sh"),
         arguments: [
             LayoutFamily.colourway, .burst, .torch, .puzzle, .diptych, .pan, .fog, .dusk, .mosaic, .window,
             .pose, .news, .episode, .player, .viewer, .lights, .grain, .table, .infographic, .comic, .billboard,
             .lockscreen, .backlit, .listing, .minimal, .scoreboard, .planner, .callgrid, .beforeafter, .vignette,
-            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam,
+            .polaroid, .story, .recipe, .badge, .stamp, .magazine, .homescreen, .placecard, .stub, .nightcam, .haze,
+            .appstore, .gallery, .frontpage, .thumbnail,
         ]
     )
     func allSeventyTwoPhotoMembersDifferInsideTheWidgetsCrop(family: LayoutFamily) async {
