@@ -26,12 +26,18 @@
 # tuxpaint-stamps-default (all of this was the tuning or an earlier held-out half, whose results have been seen; half
 # #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half
 # #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at HH:MM (bench/README.md)). The
-# held-out half: none is written yet (the last one, #15, the magazine to tuxpaint-stamps-default pictures, moved to the
-# tuning half after its one measurement). In each half also four overlapping regions of each photo (regions alike pixel
-# for pixel, as of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo
-# and of four members of every family. Prints per family and per half the distinct pairs called the same and the
-# reposts caught, an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the
-# held-out half misses a goal.
+# held-out half (#16), written on 2026-11-28 from 07:05 UTC by an engineer who did not tune the rule; not measured: the
+# haze, appstore, gallery, frontpage and thumbnail families (all five made of real corpus photos: stretches of one hazy
+# panorama each with another clear subject, app store pages of one layout with other screenshots, one gallery wall
+# with other pictures in its frames, front pages under one masthead with another grey lead photo, video thumbnails of
+# one channel over other frames; all but the panorama with their own seeded text) and 24 pictures of Debian packages
+# no earlier half used (wordpress-theme-twentytwentyone, wordpress-theme-twentytwentytwo, golang-golang-x-image-dev,
+# games-thumbnails, debian-handbook, pokerth-data, kbruch, kigo), each made a JPEG (vips, quality 95) in HELD (default
+# /tmp/kfeed-heldout16). In each half also four overlapping regions of each photo (regions alike pixel for pixel, as
+# of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and of four
+# members of every family. Prints per family and per half the distinct pairs called the same and the reposts caught,
+# an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the held-out half misses a
+# goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
@@ -41,8 +47,9 @@
 #   from the mirror (a point release replaced it) is replaced by the current one, said in a line; the inset, pasted,
 #   colourway, burst, torch, puzzle, diptych, pan, fog, dusk, mosaic, window, pose, news, episode, player, viewer,
 #   lights, grain, table, infographic, comic, billboard, lockscreen, backlit, listing, minimal, scoreboard, planner,
-#   callgrid, beforeafter, vignette, polaroid, story, recipe, badge, stamp, magazine, homescreen, placecard, stub and
-#   nightcam families read their real photos from CORPUS too (KFEED_CORPUS)
+#   callgrid, beforeafter, vignette, polaroid, story, recipe, badge, stamp, magazine, homescreen, placecard, stub,
+#   nightcam, haze, appstore, gallery, frontpage and thumbnail families read their real photos from CORPUS too
+#   (KFEED_CORPUS)
 #   env DUMP=FILE writes every pair's decision and distances there (to diff two builds) and checks the screens' bounds
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -342,6 +349,31 @@ PRIOR15_SOURCES=("$palapeli/collection/castle-maintenon.jpg" "$palapeli/collecti
   "$stamps/animals/mammals/bears/european-bear.png" "$stamps/animals/birds/helmeted_guineafowl.png"
   "$stamps/food/fruit/Apricot_whole.png" "$stamps/vehicles/emergency/firetruck.png"
   "$stamps/vehicles/flight/balloon360.png" "$stamps/naturalforces/explosion.png")
+# Held out (written 2026-11-28 from 07:05 by an engineer who did not tune the rule; not measured): real pictures of
+# packages no earlier half used — six paintings of Berthe Morisot that WordPress's Twenty Twenty-One theme shows (a
+# girl reading in a garden, her self-portrait, a young woman in mauve, two women in the Bois de Boulogne, a child
+# playing in the sand, a villa among orange trees), three bird illustrations of its Twenty Twenty-Two theme (two ducks
+# swimming, a hummingbird on black, a long-tailed bird on a branch), three test photos of Go's image library (a
+# yellow rose on white, two men presenting on a stage, 150 × 103, three plush gophers), six of the Debian games team's
+# 320 × 240 game screenshots (Wesnoth's drawn battle map, FlightGear's cockpit on a runway, xphoon's moon on black,
+# cmatrix's green text on black, Simutrans' town, xmountains' rendered valley), three screenshots of the Debian
+# Administrator's Handbook (GNOME's overview on a dark desktop, the installer's partitioning step, its text-mode
+# language list), PokerTH's start window (cards in flames), KBruch's exercise window (fractions: text) and Kigo's
+# 300 × 300 Go board — unpacked in HELD (default /tmp/kfeed-heldout16), each named by its folder and file.
+HELD=${HELD:-/tmp/kfeed-heldout16}
+tto=usr/share/wordpress/wp-content/themes/twentytwentyone/assets/images
+ttt=usr/share/wordpress/wp-content/themes/twentytwentytwo/assets/images
+goimage=usr/share/gocode/src/golang.org/x/image/testdata
+thumbs=usr/share/games/thumbnails
+handbook=usr/share/doc/debian-handbook/html/en-US/images
+HELD_SOURCES=("$tto/Reading.jpg" "$tto/self-portrait-1885.jpg" "$tto/young-woman-in-mauve.jpg"
+  "$tto/in-the-bois-de-boulogne.jpg" "$tto/playing-in-the-sand.jpg" "$tto/villa-with-orange-trees-nice.jpg"
+  "$ttt/ducks.jpg" "$ttt/bird-on-black.jpg" "$ttt/bird-on-salmon.jpg" "$goimage/yellow_rose.png"
+  "$goimage/video-001.png" "$goimage/blue-purple-pink-large.png" "$thumbs/wesnoth.png" "$thumbs/flightgear.png"
+  "$thumbs/xphoon.png" "$thumbs/cmatrix.png" "$thumbs/simutrans.png" "$thumbs/xmountains.png" "$handbook/gnome.png"
+  "$handbook/inst-partman.png" "$handbook/inst-lang-txt.png"
+  usr/share/games/pokerth/gfx/gui/misc/startwindowbg10_desktop.png usr/share/doc/HTML/en/kbruch/gui_main.png
+  usr/share/kigo/themes/kigo_default.png)
 command -v vips >/dev/null || apt-get install -y -qq libvips-tools >/dev/null
 # unpack DIR NAMING PINNED… -- SOURCE…: downloads the packages (apt-get download, never installed; a pinned version
 # the mirror no longer has, as a Debian point release replaces it, gives way to the current candidate, said in one
@@ -423,7 +455,11 @@ prior+=("${made[@]}")
 unpack "$PRIOR15" folder palapeli-data=4:22.12.3-1 kmail=4:22.12.3-1 khangman=4:22.12.3-1 \
   mypaint-data=2.0.1-9 tuxpaint-stamps-default=2022.06.04-1 -- "${PRIOR15_SOURCES[@]}"
 prior+=("${made[@]}")
-held=()
+unpack "$HELD" folder wordpress-theme-twentytwentyone=6.1.9+dfsg1-0+deb12u1 \
+  wordpress-theme-twentytwentytwo=6.1.9+dfsg1-0+deb12u1 golang-golang-x-image-dev=0.5.0-1 \
+  games-thumbnails=20221129 debian-handbook=11.20220922 pokerth-data=1.1.2-2 kbruch=4:22.12.3-1 kigo=4:22.12.3-1 -- \
+  "${HELD_SOURCES[@]}"
+held=("${made[@]}")
 tuning_only=()
 if [ "${1:-}" = --tuning-only ]; then tuning_only=(--tuning-only); shift; fi
 tuning=("$CORPUS"/0[1-9]-*.jpg "$CORPUS"/1[0-9]-*.jpg "$CORPUS"/2[0-4]-*.jpg)
