@@ -349,8 +349,9 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
     case appstore
     /// A gallery wall of one hanging with other real pictures in its frames: a warm grey wall, a skirting board and a
     /// wooden floor, three frames (gold, black, oak; the same places and sizes in every member) each with a mat, frame k
-    /// of member n showing the ((n / 24 + k) mod 3)th third of the ((n mod 24) + 8k + 3) mod 24th corpus photo, so no
-    /// two members show one picture in one frame, and a wall label of a seeded title and year.
+    /// of member n showing the ((n / 24 + k) mod 3)th third of the ((n mod 24) + 8k + 3 + t(k) (n / 24)) mod 24th
+    /// corpus photo, t being 1, 7 and 11, so no two members show one picture in one frame nor two members thirds of
+    /// the same photos in two frames, and a wall label of a seeded title and year.
     case gallery
     /// A newspaper's front pages under one masthead: newsprint, the masthead (the same words in every member), a
     /// seeded volume, number, date and price, a seeded two-line headline, a lead photo printed grey (56 % × 36 % of the
@@ -4805,7 +4806,8 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
         canvas.gradient(from: TestJPEG.Colour(216, 208, 194), to: TestJPEG.Colour(188, 180, 166))
         fillSquare(0, 0.84, 1, 0.3, TestJPEG.Colour(122, 86, 56), canvas: &canvas)
         fillSquare(0, 0.83, 1, 0.014, TestJPEG.Colour(242, 238, 230), canvas: &canvas)
-        // The three frames: place, size, colour and mat; frame k shows a picture no other member shows in it.
+        // The three frames: place, size, colour and mat; frame k shows a picture no other member shows in it, and no
+        // two members show parts of one photo in two frames (members n and n + 24 would with one turn for all three).
         let frames: [(x: Double, y: Double, w: Double, h: Double, colour: TestJPEG.Colour, mat: Double)] = [
             (0.05, 0.18, 0.26, 0.36, TestJPEG.Colour(196, 156, 64), 0.025),
             (0.36, 0.08, 0.3, 0.52, TestJPEG.Colour(26, 24, 24), 0.04),
@@ -4832,7 +4834,7 @@ package enum LayoutFamily: String, CaseIterable, Sendable {
             )
             let inner = border + frame.mat
             pasteThird(
-                corpusPhotos[(seed % 24 + 8 * index + 3) % 24],
+                corpusPhotos[(seed % 24 + 8 * index + 3 + [1, 7, 11][index] * (seed / 24)) % 24],
                 part: (seed / 24 + index) % 3,
                 width: Int((frame.w - 2 * inner) * Double(side)),
                 height: Int((frame.h - 2 * inner) * Double(side)),
