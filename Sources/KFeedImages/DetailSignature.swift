@@ -38,8 +38,10 @@ import Foundation
 /// not; one that is has its fine cells judged within ``shiftedFineThreshold`` at one scale, after both pictures'
 /// fine and finer cells are blurred along the shift (``shiftedPhaseBlur``): a frame moved by a fraction of a cell
 /// splits a thin line between two cells that the other picture keeps in one. When neither searched way is the same
-/// picture, the frame centred at ``centredCropScale`` (a 4 % centred crop, between the searched scales) is judged as at
-/// one scale, where its cells bear that scale out against the frame centred at 1 and at 0.92.
+/// picture, the frames centred at ``centredCropScales`` (a 4 % and an 8 % centred crop) are judged, each where its
+/// cells bear that scale out against the frames centred as far either side of it as the whole frame is, and each
+/// with both pictures' fine and finer cells blurred as a shift's are: a frame at another scale drifts through the
+/// other's cells' phase across the frame.
 package struct DetailSignature: Sendable, Hashable {
     /// Lightness cells a side.
     package static let side = 32
@@ -697,12 +699,11 @@ package struct DetailSignature: Sendable, Hashable {
         var best: (distance: Float, range: Float, strict: Float, scale: Float, finer: Float) = (
             .infinity, .infinity, .infinity, 0, 0
         )
-        // Then, when neither is the same picture, the frame centred at ``centredCropScale`` (a 4 % centred crop,
-        // between the searched scales), not refined, and only where the frame's cells bear that scale out.
+        // Then, when neither is the same picture, the frames centred at ``centredCropScales`` (a 4 % and an 8 %
+        // centred crop), not refined, and only where the frame's cells bear that scale out.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: side * side) { scratch in
-            let candidates: [(Placement?, isCrop: Bool)] = [
-                (first.placement, false), (second?.placement, false), (centredCrop, true),
-            ]
+            let candidates: [(Placement?, isCrop: Bool)] =
+                [(first.placement, false), (second?.placement, false)] + centredCrops.map { ($0, true) }
             for (candidate, isCrop) in candidates {
                 guard let anchor = candidate else { continue }
                 if isCrop, best.distance <= samePictureThreshold { break }
@@ -743,15 +744,18 @@ package struct DetailSignature: Sendable, Hashable {
                 let oneScaleFine = shifted ? shiftedFineThreshold : fineThreshold
                 let scale = min(placement.width, placement.height)
                 // A shift borne out at one scale: both pictures' fine and finer cells blurred along each axis on
-                // which the frame lies a fine cell or more off the centre (``shiftedPhaseBlur``).
+                // which the frame lies a fine cell or more off the centre (``shiftedPhaseBlur``); a centred crop's
+                // frame on both axes, as its cells drift through the other's phase across the frame.
                 let phase =
-                    shifted && scale >= unitScale
-                    ? (
-                        across: abs(placement.x - (1 - placement.width) / 2) >= 1 / Float(fineSide)
-                            ? shiftedPhaseBlur : 0,
-                        down: abs(placement.y - (1 - placement.height) / 2) >= 1 / Float(fineSide)
-                            ? shiftedPhaseBlur : 0
-                    ) : (across: Float(0), down: Float(0))
+                    isCrop
+                    ? (across: shiftedPhaseBlur, down: shiftedPhaseBlur)
+                    : shifted && scale >= unitScale
+                        ? (
+                            across: abs(placement.x - (1 - placement.width) / 2) >= 1 / Float(fineSide)
+                                ? shiftedPhaseBlur : 0,
+                            down: abs(placement.y - (1 - placement.height) / 2) >= 1 / Float(fineSide)
+                                ? shiftedPhaseBlur : 0
+                        ) : (across: Float(0), down: Float(0))
                 var strict: Float = 0
                 var distance = range
                 // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without the
@@ -821,16 +825,26 @@ package struct DetailSignature: Sendable, Hashable {
         return (best.distance, first.score, best.range, best.strict, best.scale, best.finer)
     }
 
-    /// The scale of a crop of 4 % (2 % off each side), between the searched scales 1 and 0.97: the climb's moves
-    /// that resize a placement keep its top left, so from either no single move reaches the crop's frame, and at the
-    /// searched ways the frame's edges are a fraction of a fine cell off and fail the fine test (4.7–11.7 on the
-    /// tuning half's layout family members the frame at this scale catches). ``inner(_:within:coarseBound:)`` tries
-    /// the frame centred at this scale on both axes when neither searched way is the same picture, judged as at one
-    /// scale, where ``scaleVote(_:_:placement:map:)`` bears the scale out.
-    package static let centredCropScale: Float = 0.96
+    /// The scales of a crop of 4 % and of 8 % (2 % and 4 % off each side). The first lies between the searched scales 1
+    /// and 0.97, and the second between 0.94 and 0.91: the climb's moves that resize a placement keep its top left, so
+    /// from a searched scale no single move reaches the crop's frame, and at the searched ways the frame's edges are a
+    /// fraction of a fine cell off and fail the fine test (4.7–11.7 on the tuning half's layout family members the
+    /// frame at 0.96 catches). ``inner(_:within:coarseBound:)`` tries the frame centred at each, in this order, on both
+    /// axes when no way before it is the same picture, where ``scaleVote(_:_:placement:map:)`` bears the scale out,
+    /// judged as the rule judges its scale (0.96 at one scale, 0.92 between the scales) after both pictures' fine and
+    /// finer cells are blurred on both axes by ``shiftedPhaseBlur``: a frame at 0.96 drifts through 2.6 fine cells'
+    /// phase across the other's frame (5.1 at 0.92), so a line or a stripe that one picture's cells hold in one the
+    /// other's split between two somewhere along every row. Set on the tuning half of `bench/reposts.sh` (2026-11-28,
+    /// every half up to #14: 1,087,614 distinct pairs, 13,125 reposts, `kfeed-bench replay`): the blur caught 8 more
+    /// 4 % centred crops (four nutrition labels' small type and four pictures: fine 0.7–2.5 at 0.96, where unblurred
+    /// they scored 4.3–8.5), and the frame at 0.92 caught 8 more 8 % centred crops (tickets, ID badges, a social story,
+    /// two pictures: fine 2.1–8.6) and a ticket and a boarding pass framed by 5 % of black; no distinct pair newly the
+    /// same, no repost lost. Frames centred at the scales of a 5 % and a 10 % border (1 / 1.1, 1 / 1.2) caught 6 more
+    /// 10 % borders but called 8 distinct pairs the same (6 of the `flat` family's plain grounds), and are not tried.
+    package static let centredCropScales: [Float] = [0.96, 0.92]
 
-    /// The frame centred at ``centredCropScale`` on both axes.
-    private static let centredCrop = Placement.centred(width: centredCropScale, height: centredCropScale)
+    /// The frames centred at ``centredCropScales`` on both axes.
+    private static let centredCrops = centredCropScales.map { Placement.centred(width: $0, height: $0) }
 
     /// The cells of two difference maps of one pair (``localDifference(_:_:placement:)``, NaN where a cell is not
     /// compared) that vote for each: a cell votes for the map where it differs less by ``shiftVoteMargin`` or more.
@@ -846,16 +860,17 @@ package struct DetailSignature: Sendable, Hashable {
         return (forMap, forOther)
     }
 
-    /// Whether the whole frame bears out the scale of `placement` (centred, at ``centredCropScale``): each cell's
-    /// difference there (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame centred
-    /// at the scales as far either side of it as the whole frame is (1, and 0.92), each placement judged as the rule
-    /// judges it. A crop has one scale: its cells with detail, which the scale moves most near the frame's edges,
-    /// differ less at it than at either side. Pictures of one layout at one scale (timetables with other times)
-    /// vote for the whole frame; look-alikes of low contrast that line up at 0.96 by chance have no scale, and
-    /// their cells vote for one of the other two as much or nearly (two neighbouring framings of one photo in a
-    /// dense fog: 2.05 times as many cells for 0.92 one way, 0.98 times as many for 1 the other). Borne out when,
-    /// against each, the cells that differ less there by ``shiftVoteMargin`` are fewer than ``shiftVoteShare`` of
-    /// those that differ less at `placement`: the shift vote's margin and share, not set anew for this.
+    /// Whether the whole frame bears out the scale of `placement` (centred, at one of ``centredCropScales``): each
+    /// cell's difference there (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame
+    /// centred at the scales as far either side of it as the whole frame is (1 and 0.92 for 0.96; 1 and 0.84 for 0.92),
+    /// each placement judged as the rule judges it. A crop has one scale: its cells with detail, which the scale moves
+    /// most near the frame's edges, differ less at it than at either side. Pictures of one layout at one scale
+    /// (timetables with other times) vote for the whole frame; look-alikes of low contrast that line up at 0.96 by
+    /// chance have no scale, and their cells vote for one of the other two as much or nearly (two neighbouring framings
+    /// of one photo in a dense fog: 2.05 times as many cells for 0.92 one way, 0.98 times as many for 1 the other).
+    /// Borne out when, against each, the cells that differ less there by ``shiftVoteMargin`` are fewer than
+    /// ``shiftVoteShare`` of those that differ less at `placement`: the shift vote's margin and share, not set anew for
+    /// this.
     private static func scaleVote(
         _ inner: DetailSignature,
         _ outer: DetailSignature,
@@ -1213,7 +1228,8 @@ package struct DetailSignature: Sendable, Hashable {
     /// ones; blurred, 0.9–2.3 and 0.3–3.5 (32 caption bands caught, none of 600,368 distinct pairs newly the
     /// same). Only a shift borne out is blurred (look-alikes of one layout vote for the centre), and only at one
     /// scale: between the scales, restaurant menus of one template with other dishes line up shifted at 0.948 and,
-    /// blurred, came within that scale's allowance (35 pairs).
+    /// blurred, came within that scale's allowance (35 pairs). The frames centred at ``centredCropScales`` are
+    /// blurred alike on both axes.
     package static let shiftedPhaseBlur: Float = 0.5
 
     /// Whether the whole frame bears out a placement off the centre: each cell's difference at `placement`
