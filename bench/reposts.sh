@@ -25,7 +25,7 @@
 # and nightcam families (of real corpus photos) and the pictures of palapeli-data, kmail, khangman, mypaint-data and
 # tuxpaint-stamps-default (all of this was the tuning or an earlier held-out half, whose results have been seen; half
 # #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half
-# #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at HH:MM (bench/README.md)). The
+# #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at 08:28 (bench/README.md)). The
 # held-out half (#16), written on 2026-11-28 from 07:05 UTC by an engineer who did not tune the rule; not measured: the
 # haze, appstore, gallery, frontpage and thumbnail families (all five made of real corpus photos: stretches of one hazy
 # panorama each with another clear subject, app store pages of one layout with other screenshots, one gallery wall
@@ -327,7 +327,7 @@ PRIOR14_SOURCES=("$land/city3.jpg" "$land/city12.jpg" "$land/fog2.jpg" "$land/be
   usr/share/doc/HTML/en/dolphin/default-ui.png usr/share/doc/HTML/en/dolphin/viewproperties-dialog.png
   usr/share/krita/patterns/16_texture-woody.png usr/share/krita/patterns/22_texture-reptile.png)
 # Held out from 2026-11-28 05:08, tuning now (written by an engineer who did not tune the rule; measured once by the
-# lead, at HH:MM on 2026-11-28 (bench/README.md)): real pictures of packages no earlier half used — Palapeli's five
+# lead, at 08:28 on 2026-11-28 (bench/README.md)): real pictures of packages no earlier half used — Palapeli's five
 # puzzle photos (a castle under a blue sky, a lit bridge over a river at night, citrus slices against the light, a bee
 # on an aster, a chameleon on a branch), three of its 512 × 512 table textures (dark stone, green moss, pale marble),
 # its puzzle table (a wide screenshot), four screenshots of KMail's manual (its main window, its welcome page, its

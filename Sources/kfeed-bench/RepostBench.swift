@@ -19,7 +19,7 @@ import KFeedTestSupport
 /// `vignette`, `polaroid`, `story`, `recipe`, `badge`, `stamp`, `magazine`, `homescreen`, `placecard`, `stub` and
 /// `nightcam` ``LayoutFamily`` members (the last forty-two made of the corpus's real photos, read from `KFEED_CORPUS`),
 /// the bundled sample's pictures, the tuning photos (half #10 was measured once by the lead on 2026-11-27 at 21:23,
-/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 at 03:09, half #14 at 05:14, half #15 at HH:MM,
+/// half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13 at 03:09, half #14 at 05:14, half #15 at 08:28,
 /// bench/README.md); held out (half #16, not measured) — the `haze`, `appstore`, `gallery`, `frontpage` and
 /// `thumbnail` members (all five made of the corpus's real photos) and the held-out photos; in each half also four
 /// overlapping regions (60 % × 60 %, one at each corner) of every photo of the half, one scene framed four ways. Must
