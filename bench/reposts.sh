@@ -1,4 +1,5 @@
-# /usr/bin/env bash Repost detection on both of its sides, measured where it was not tuned (kfeed-bench reposts;
+#!/usr/bin/env bash
+# Repost detection on both of its sides, measured where it was not tuned (kfeed-bench reposts;
 # Sources/kfeed-bench/RepostBench.swift). Two halves. The tuning half, on which DetailSignature's thresholds are set:
 # the stage, tint, backdrop, teaser, night, flat-and-noise, text, quote-card, product-shot, collage, spotlight, meme,
 # post-screenshot, chart, map, ticket, slide, weather-card, calendar-page, score-card, receipt, lyrics-card, leaderboard
@@ -24,20 +25,19 @@
 # and the pictures of endless-sky-data, kstars-data, dolphin and krita-data, the magazine, homescreen, placecard, stub
 # and nightcam families (of real corpus photos) and the pictures of palapeli-data, kmail, khangman, mypaint-data and
 # tuxpaint-stamps-default (all of this was the tuning or an earlier held-out half, whose results have been seen; half
-# #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half
-# #13 on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at 08:28 (bench/README.md)). The
+# #10 was measured once by the lead on 2026-11-27 at 21:23, half #11 at 23:30, half #12 on 2026-11-28 at 00:16, half #13
+# on 2026-11-28 at 03:09, half #14 on 2026-11-28 at 05:14, half #15 on 2026-11-28 at 08:28 (bench/README.md)). The
 # held-out half (#16), written on 2026-11-28 from 07:05 UTC by an engineer who did not tune the rule; not measured: the
 # haze, appstore, gallery, frontpage and thumbnail families (all five made of real corpus photos: stretches of one hazy
-# panorama each with another clear subject, app store pages of one layout with other screenshots, one gallery wall
-# with other pictures in its frames, front pages under one masthead with another grey lead photo, video thumbnails of
-# one channel over other frames; all but the panorama with their own seeded text) and 24 pictures of Debian packages
-# no earlier half used (wordpress-theme-twentytwentyone, wordpress-theme-twentytwentytwo, golang-golang-x-image-dev,
+# panorama each with another clear subject, app store pages of one layout with other screenshots, one gallery wall with
+# other pictures in its frames, front pages under one masthead with another grey lead photo, video thumbnails of one
+# channel over other frames; all but the panorama with their own seeded text) and 24 pictures of Debian packages no
+# earlier half used (wordpress-theme-twentytwentyone, wordpress-theme-twentytwentytwo, golang-golang-x-image-dev,
 # games-thumbnails, debian-handbook, pokerth-data, kbruch, kigo), each made a JPEG (vips, quality 95) in HELD (default
-# /tmp/kfeed-heldout16). In each half also four overlapping regions of each photo (regions alike pixel for pixel, as
-# of a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and of four
-# members of every family. Prints per family and per half the distinct pairs called the same and the reposts caught,
-# an ROC, the reference pHash on the same pairs and the time an identity takes; exits 1 when the held-out half misses a
-# goal.
+# /tmp/kfeed-heldout16). In each half also four overlapping regions of each photo (regions alike pixel for pixel, as of
+# a tiled background, are kept: they count as distinct pictures). Reposts of 21 kinds of every photo and of four members
+# of every family. Prints per family and per half the distinct pairs called the same and the reposts caught, an ROC, the
+# reference pHash on the same pairs and the time an identity takes; exits 1 when the held-out half misses a goal.
 #
 # Usage: bash bench/reposts.sh [--tuning-only] [MEMBERS]
 #   --tuning-only   make and print the tuning half only (while a rule is tuned the held-out half stays unseen)
