@@ -743,19 +743,7 @@ package struct DetailSignature: Sendable, Hashable {
                 }
                 let oneScaleFine = shifted ? shiftedFineThreshold : fineThreshold
                 let scale = min(placement.width, placement.height)
-                // A shift borne out at one scale: both pictures' fine and finer cells blurred along each axis on
-                // which the frame lies a fine cell or more off the centre (``shiftedPhaseBlur``); a centred crop's
-                // frame on both axes, as its cells drift through the other's phase across the frame.
-                let phase =
-                    isCrop
-                    ? (across: shiftedPhaseBlur, down: shiftedPhaseBlur)
-                    : shifted && scale >= unitScale
-                        ? (
-                            across: abs(placement.x - (1 - placement.width) / 2) >= 1 / Float(fineSide)
-                                ? shiftedPhaseBlur : 0,
-                            down: abs(placement.y - (1 - placement.height) / 2) >= 1 / Float(fineSide)
-                                ? shiftedPhaseBlur : 0
-                        ) : (across: Float(0), down: Float(0))
+                let phase = phaseBlur(placement, isCrop: isCrop, shifted: shifted && scale >= unitScale)
                 var strict: Float = 0
                 var distance = range
                 // At one scale: the fine cells, blurred to the other's footprint (a 4 % crop), fitted without the
@@ -1231,6 +1219,19 @@ package struct DetailSignature: Sendable, Hashable {
     /// blurred, came within that scale's allowance (35 pairs). The frames centred at ``centredCropScales`` are
     /// blurred alike on both axes.
     package static let shiftedPhaseBlur: Float = 0.5
+
+    /// The variance by which both pictures' fine cells are blurred along each axis before the fine tests
+    /// (``shiftedPhaseBlur`` or none): a centred crop's frame (`isCrop`) on both axes, as its cells drift through
+    /// the other's phase across the frame; a shift borne out at one scale (`shifted`) along each axis on which the
+    /// frame lies a fine cell or more off the centre; any other placement on neither.
+    private static func phaseBlur(_ placement: Placement, isCrop: Bool, shifted: Bool) -> (across: Float, down: Float) {
+        if isCrop { return (shiftedPhaseBlur, shiftedPhaseBlur) }
+        guard shifted else { return (0, 0) }
+        func blur(_ start: Float, _ size: Float) -> Float {
+            abs(start - (1 - size) / 2) >= 1 / Float(fineSide) ? shiftedPhaseBlur : 0
+        }
+        return (blur(placement.x, placement.width), blur(placement.y, placement.height))
+    }
 
     /// Whether the whole frame bears out a placement off the centre: each cell's difference at `placement`
     /// (`map`, ``localDifference(_:_:placement:)``) against its difference with the frame centred at the same
